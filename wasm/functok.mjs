@@ -1,0 +1,143 @@
+// functok in JavaScript: the very same Python package, run by Pyodide, in Node 20 and browsers.
+//
+// This file is copied into wasm/dist/ by wasm/build.mjs; import it from there.  By default it
+// loads everything from its own folder, so a static server (or the file system, in Node) is
+// all it needs:
+//   dist/functok.mjs, functok_bridge.py, bundle.json, functok-<version>-py3-none-any.whl
+//   dist/pyodide/   the Pyodide runtime from the pinned `pyodide` npm package
+//
+// Nothing is fetched from the network unless the caller points indexURL or wheelURL there.
+
+const HERE = new URL(".", import.meta.url);
+
+/** A functok error that crossed the boundary: FormatError keeps the spec's kind and offset. */
+export class FunctokError extends Error {
+  constructor({ type, message, kind, offset }) {
+    super(message);
+    this.name = type === "FormatError" ? "FormatError" : "FunctokError";
+    this.pythonType = type;
+    this.kind = kind ?? null;
+    this.offset = offset ?? null; // a code point index, as in the spec
+  }
+}
+
+/** The UTF-16 index in `text` of code point index `offset` (offsets in functok count code points). */
+export function codePointToUtf16(text, offset) {
+  let index = 0;
+  for (let seen = 0; seen < offset && index < text.length; seen += 1) {
+    index += text.codePointAt(index) > 0xffff ? 2 : 1;
+  }
+  return index;
+}
+
+function asDirectoryURL(value) {
+  const url = new URL(value, HERE);
+  if (!url.pathname.endsWith("/")) url.pathname += "/";
+  return url;
+}
+
+// Reads a URL as bytes; Node's fetch cannot read file: URLs, so those go through node:fs.
+async function fetchBytes(url) {
+  if (url.protocol === "file:") {
+    const { readFile } = await import("node:fs/promises");
+    return new Uint8Array(await readFile(url));
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`functok: cannot fetch ${url}: HTTP ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+async function fetchText(url) {
+  return new TextDecoder().decode(await fetchBytes(url));
+}
+
+// Starts Pyodide.  When indexURL is not given, pyodide.mjs in our own folder finds its files
+// next to itself, which works for file paths in Node and for URLs in browsers alike.
+async function startPyodide(indexURL) {
+  const index = indexURL ? asDirectoryURL(indexURL) : new URL("pyodide/", HERE);
+  const { loadPyodide } = await import(new URL("pyodide.mjs", index).href);
+  const options = { fullStdLib: false, packages: [] };
+  if (indexURL) options.indexURL = index.href;
+  return loadPyodide(options);
+}
+
+// Installs the wheel by unpacking it into site-packages: no micropip, no package index.
+function installWheel(pyodide, wheelBytes, bridgeSource) {
+  const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
+  pyodide.unpackArchive(wheelBytes, "wheel", { extractDir: sitePackages });
+  pyodide.FS.writeFile(`${sitePackages}/functok_bridge.py`, bridgeSource);
+  return pyodide.pyimport("functok_bridge");
+}
+
+/**
+ * Loads Pyodide and the functok wheel.
+ * @param {{indexURL?: string|URL, wheelURL?: string|URL, bridgeURL?: string|URL,
+ *          onProgress?: (step: string) => void}} [options]
+ */
+export async function loadFunctok(options = {}) {
+  const progress = options.onProgress ?? (() => {});
+  progress("runtime");
+  const wheelURL = options.wheelURL
+    ? new URL(options.wheelURL, HERE)
+    : new URL((await readBundleInfo()).wheel, HERE);
+  const bridgeURL = new URL(options.bridgeURL ?? "functok_bridge.py", HERE);
+  const [pyodide, wheelBytes, bridgeSource] = await Promise.all([
+    startPyodide(options.indexURL),
+    fetchBytes(wheelURL),
+    fetchText(bridgeURL),
+  ]);
+  progress("package");
+  const bridge = installWheel(pyodide, wheelBytes, bridgeSource);
+  const api = makeApi(pyodide, bridge);
+  progress("ready");
+  return api;
+}
+
+/** bundle.json, written by the build: the wheel's file name, versions and checksums. */
+export async function readBundleInfo() {
+  return JSON.parse(await fetchText(new URL("bundle.json", HERE)));
+}
+
+function makeApi(pyodide, bridge) {
+  const pyCall = bridge.call;
+  // One call across the boundary: JSON in, JSON out, errors rebuilt as FunctokError.
+  function call(op, args) {
+    const answer = JSON.parse(pyCall(op, JSON.stringify(args)));
+    if (answer.error) throw new FunctokError(answer.error);
+    return answer.ok;
+  }
+
+  async function loadTokenizer(jsonOrURL) {
+    const json = looksLikeJSON(jsonOrURL) ? String(jsonOrURL) : await fetchText(new URL(jsonOrURL, HERE));
+    const { handle, vocab_size: vocabSize } = call("load_tokenizer", { json });
+    return {
+      vocabSize,
+      encode: (text, opts = {}) => call("tokenizer_encode", { handle, text, ...opts }),
+      decode: (ids, opts = {}) => call("tokenizer_decode", { handle, ids: Array.from(ids), ...opts }),
+    };
+  }
+
+  return {
+    pyodide,
+    version: pyodide.runPython("import functok; functok.__version__"),
+    specVersion: pyodide.runPython("import functok; functok.SPEC_VERSION"),
+    encode: (text, opts = {}) => call("encode", { text, ...opts }),
+    decode: (stream, opts = {}) => call("decode", { stream, ...opts }),
+    pieces: (text, opts = {}) => call("pieces", { text, ...opts }),
+    pretokens: (text, opts = {}) => call("pretokens", { text, ...opts }),
+    split: (text, opts = {}) => call("split", { text, ...opts }),
+    inspect: (text, opts = {}) => call("inspect", { text, ...opts }),
+    loadTokenizer,
+    /** Runs conformance vector files (already in Pyodide's file system) in-process. */
+    runConformance: (vectorFiles) => call("conformance", { vector_files: vectorFiles }),
+    /** Copies a file into Pyodide's file system (for vector files and fixtures). */
+    writeFile: (path, data) => {
+      pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")) || "/");
+      pyodide.FS.writeFile(path, data);
+    },
+  };
+}
+
+function looksLikeJSON(value) {
+  return typeof value === "string" && value.trimStart().startsWith("{");
+}

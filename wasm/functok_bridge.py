@@ -1,0 +1,146 @@
+"""The Python half of wasm/functok.mjs: turns functok's answers into plain JSON for JavaScript.
+
+functok.mjs loads this file into Pyodide next to the functok wheel and calls ``call(op, args)``
+with a JSON string; the answer is a JSON string too.  JSON keeps the boundary simple: no
+PyProxy objects leak into JavaScript, and the same function runs unchanged under CPython, which
+is how the cross-runtime tests compare the two interpreters.
+
+Answers are ``{"ok": value}`` or ``{"error": {"type", "message", "kind", "offset"}}``.  A
+FormatError keeps its spec ``kind`` and code point ``offset`` so that JavaScript can rebuild it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+import functok
+from functok.normalize import nfc
+
+# Tokenizers loaded through load_tokenizer(), by handle; JavaScript keeps only the number.
+_TOKENIZERS: dict[int, Any] = {}
+
+
+def _codec_options(args: dict[str, Any], *names: str) -> dict[str, Any]:
+    """Keyword options from a request, passing on only those the caller set.
+
+    JSON.stringify drops undefined members and keeps null ones, so ``normalize: null`` from
+    JavaScript arrives as None (NFC off) while a missing option keeps functok's default.
+    """
+    return {name: args[name] for name in names if name in args}
+
+
+def piece_to_json(piece: Any) -> dict[str, Any]:
+    """A Piece as a plain object; ``label`` is the instruction's readable form, e.g. ACUTE(1)."""
+    return {
+        "text": piece.text,
+        "start": piece.start,
+        "end": piece.end,
+        "instructions": [
+            {"name": ins.name, "args": list(ins.args), "label": str(ins)} for ins in piece.instructions
+        ],
+        "base": piece.base,
+        "encoded": piece.encoded,
+        "slot_starts": list(piece.slot_starts),
+    }
+
+
+def encode(args: dict[str, Any]) -> str:
+    return functok.encode(args["text"], **_codec_options(args, "normalize", "splitter"))
+
+
+def decode(args: dict[str, Any]) -> str:
+    return functok.decode(args["stream"], **_codec_options(args, "errors", "max_output"))
+
+
+def pieces(args: dict[str, Any]) -> list[dict[str, Any]]:
+    found = functok.pieces(args["text"], **_codec_options(args, "normalize", "splitter"))
+    return [piece_to_json(piece) for piece in found]
+
+
+def pretokens(args: dict[str, Any]) -> list[str]:
+    options = _codec_options(args, "normalize", "splitter", "split_operators")
+    return functok.pretokens(args["text"], **options)
+
+
+def split(args: dict[str, Any]) -> list[str]:
+    return functok.split(args["text"], **_codec_options(args, "splitter"))
+
+
+def inspect(args: dict[str, Any]) -> dict[str, Any]:
+    """Everything a reader wants to see about one text: pieces, stream and the round trip."""
+    options = _codec_options(args, "normalize", "splitter")
+    text = args["text"]
+    stream = functok.encode(text, **options)
+    decoded = functok.decode(stream)
+    normalized = text if options.get("normalize", "nfc") is None else nfc(text)
+    return {
+        "stream": stream,
+        "pieces": [piece_to_json(piece) for piece in functok.pieces(text, **options)],
+        "pretokens": functok.pretokens(text, **_codec_options(args, "normalize", "splitter", "split_operators")),
+        "decoded": decoded,
+        "roundtrip": decoded == normalized,
+    }
+
+
+def load_tokenizer(args: dict[str, Any]) -> dict[str, Any]:
+    """Loads the single JSON file that Tokenizer.save writes; answers a handle and its facts."""
+    tokenizer = functok.Tokenizer.from_str(args["json"])
+    handle = len(_TOKENIZERS) + 1
+    _TOKENIZERS[handle] = tokenizer
+    return {"handle": handle, "vocab_size": tokenizer.vocab_size}
+
+
+def tokenizer_encode(args: dict[str, Any]) -> dict[str, Any]:
+    tokenizer = _TOKENIZERS[args["handle"]]
+    options = _codec_options(args, "segmentation", "tie_break")
+    encoding = tokenizer.encode(args["text"], **options)
+    return {
+        "ids": list(encoding.ids),
+        "tokens": list(encoding.tokens),
+        "offsets": [list(pair) for pair in encoding.offsets],
+    }
+
+
+def tokenizer_decode(args: dict[str, Any]) -> str:
+    tokenizer = _TOKENIZERS[args["handle"]]
+    return tokenizer.decode(args["ids"], **_codec_options(args, "errors", "skip_special_tokens"))
+
+
+def conformance(args: dict[str, Any]) -> Any:
+    """Runs conformance vectors in this interpreter through the suite's own in-process runner."""
+    from functok.conformance import run_in_process  # imported late: only the tests need it
+
+    return run_in_process(args["vector_files"])
+
+
+OPS: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "encode": encode,
+    "decode": decode,
+    "pieces": pieces,
+    "pretokens": pretokens,
+    "split": split,
+    "inspect": inspect,
+    "load_tokenizer": load_tokenizer,
+    "tokenizer_encode": tokenizer_encode,
+    "tokenizer_decode": tokenizer_decode,
+    "conformance": conformance,
+}
+
+
+def error_to_json(error: Exception) -> dict[str, Any]:
+    return {
+        "type": type(error).__name__,
+        "message": str(error),
+        "kind": getattr(error, "kind", None),
+        "offset": getattr(error, "offset", None),
+    }
+
+
+def call(op: str, request: str) -> str:
+    """Runs one operation; every Python exception becomes an error answer, never a crash."""
+    try:
+        answer: dict[str, Any] = {"ok": OPS[op](json.loads(request))}
+    except Exception as error:  # noqa: BLE001 - the JavaScript side rethrows it as an Error
+        answer = {"error": error_to_json(error)}
+    return json.dumps(answer, ensure_ascii=False)
