@@ -1,4 +1,43 @@
-"""functok: the Functionalizer format's reference implementation."""
+"""functok: the Functionalizer format's reference implementation.
+
+The format rewrites case, 13 combining diacritics and character repetition as Private Use Area
+instructions in front of a canonical lowercase base, losslessly:
+
+>>> import functok
+>>> stream = functok.encode("Héllo")
+>>> [str(i) for i in functok.pieces("Héllo")[0].instructions]
+['ACUTE(1)', 'CAPITALIZE(0)']
+>>> functok.decode(stream)
+'Héllo'
+
+The public API is declared here, in one place.
+"""
+
+from .decode import decode as decode
+from .encode import Instruction as Instruction
+from .encode import Piece as Piece
+from .encode import encode as encode
+from .encode import pieces as pieces
+from .encode import pretokens as pretokens
+from .errors import ERROR_KINDS as ERROR_KINDS
+from .errors import FormatError as FormatError
+from .split import SPLITTERS as SPLITTERS
+from .split import split as split
 
 SPEC_VERSION = "1.0.0"
 __version__ = "0.1.0"
+
+__all__ = [
+    "ERROR_KINDS",
+    "FormatError",
+    "Instruction",
+    "Piece",
+    "SPEC_VERSION",
+    "SPLITTERS",
+    "__version__",
+    "decode",
+    "encode",
+    "pieces",
+    "pretokens",
+    "split",
+]

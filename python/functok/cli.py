@@ -1,0 +1,208 @@
+"""The ``functok`` command line: ``encode``, ``decode`` and ``inspect`` here; other areas add
+their subcommands from their own modules, listed in :data:`COMMAND_MODULES`.
+
+Input comes from arguments, files or stdin; files and stdin are read as strict UTF-8 in chunks
+cut at safe piece boundaries (:mod:`functok.chunks`), so memory stays flat on large files and
+the output equals that of processing the whole text at once. Bad input gets one line on stderr
+and a non-zero exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from importlib import resources
+from typing import Iterator
+
+from . import SPEC_VERSION, __version__
+from .chunks import InputError, read_utf8, stream_chunks, text_chunks
+from .decode import DEFAULT_MAX_OUTPUT, decode
+from .encode import encode, pieces
+from .errors import FormatError
+
+# Modules that add a subcommand with ``add_command(subparsers)``.
+COMMAND_MODULES: list[str] = [
+]
+
+EXIT_BAD_INPUT = 2
+
+
+def escape_private_use(text: str) -> str:
+    """Write private-use code points (and lone surrogates) as \\uXXXX so a terminal shows them."""
+    return "".join(
+        f"\\u{ord(c):04x}" if 0xE000 <= ord(c) <= 0xF8FF or 0xD800 <= ord(c) <= 0xDFFF
+        else f"\\U{ord(c):08x}" if ord(c) >= 0xF0000 else c
+        for c in text)
+
+
+def unescape(text: str) -> str:
+    """Turn \\uXXXX and \\UXXXXXXXX escapes back into code points (input to ``decode``)."""
+    import re
+    return re.sub(r"\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})",
+                  lambda m: chr(int(m.group(1) or m.group(2), 16)), text)
+
+
+def _sample() -> str:
+    return resources.files("functok").joinpath("data/sample.txt").read_text(encoding="utf-8")
+
+
+def _inputs(args: argparse.Namespace, *, default_sample: bool = False) -> Iterator[tuple[str, Iterator[str]]]:
+    """(name, blocks of text) for each input: TEXT arguments, then --file paths ('-' is stdin)."""
+    for text in args.text:
+        yield "argument", iter([text])
+    for path in args.file:
+        if path == "-":
+            yield "<stdin>", read_utf8(sys.stdin.buffer, "<stdin>")
+        else:
+            try:
+                handle = open(path, "rb")
+            except OSError as error:
+                raise InputError(f"{path}: cannot read: {error.strerror}") from None
+            yield path, _closing(handle, path)
+    if not args.text and not args.file:
+        if default_sample:
+            yield "built-in sample", iter([_sample()])
+        else:
+            yield "<stdin>", read_utf8(sys.stdin.buffer, "<stdin>")
+
+
+def _closing(handle, name: str) -> Iterator[str]:
+    with handle:
+        yield from read_utf8(handle, name)
+
+
+def _write(text: str, args: argparse.Namespace) -> None:
+    sys.stdout.write(escape_private_use(text) if args.escape else text)
+
+
+# --- encode --------------------------------------------------------------------------------
+
+def _cmd_encode(args: argparse.Namespace) -> int:
+    for name, blocks in _inputs(args):
+        for offset, chunk in text_chunks(blocks):
+            try:
+                _write(encode(chunk, normalize=args.normalize, splitter=args.splitter), args)
+            except FormatError as error:
+                raise FormatError(error.kind, error.offset + offset, f"{name}: {error.message}") from None
+    return 0
+
+
+# --- decode --------------------------------------------------------------------------------
+
+def _cmd_decode(args: argparse.Namespace) -> int:
+    for name, blocks in _inputs(args):
+        if args.unescape:
+            blocks = iter([unescape("".join(blocks))])
+        for offset, chunk in stream_chunks(blocks):
+            try:
+                sys.stdout.write(decode(chunk, errors=args.errors, max_output=args.max_output))
+            except FormatError as error:
+                raise FormatError(error.kind, error.offset + offset, f"{name}: {error.message}") from None
+    return 0
+
+
+# --- inspect -------------------------------------------------------------------------------
+
+def _show(text: str) -> str:
+    return repr(escape_private_use(text))
+
+
+def _cmd_inspect(args: argparse.Namespace) -> int:
+    for name, blocks in _inputs(args, default_sample=True):
+        print(f"# {name}: splitter={args.splitter} normalize={args.normalize} "
+              f"(functok {__version__}, format {SPEC_VERSION})")
+        print(f"{'offsets':>13}  {'piece':<22} {'instructions':<34} base")
+        total_chars = total_stream = total_instr = 0
+        exact = True
+        for offset, chunk in text_chunks(blocks):
+            found = pieces(chunk, normalize=args.normalize, splitter=args.splitter)
+            for piece in found:
+                ins = " ".join(map(str, piece.instructions))
+                span = f"{piece.start + offset}-{piece.end + offset}"
+                print(f"{span:>13}  {_show(piece.text):<22} {ins:<34} {_show(piece.base)}")
+                total_instr += len(piece.instructions)
+            stream = "".join(p.encoded for p in found)
+            expected = "".join(p.text for p in found)
+            exact = exact and decode(stream) == expected
+            total_chars += len(expected)
+            total_stream += len(stream)
+        print(f"# {total_chars} code points -> stream of {total_stream} code points "
+              f"with {total_instr} instructions; round trip: {'exact' if exact else 'FAILED'}")
+        if not exact:
+            return 1
+    return 0
+
+
+# --- wiring --------------------------------------------------------------------------------
+
+def _add_input_options(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("text", nargs="*", help=f"{what} given on the command line")
+    parser.add_argument("-f", "--file", action="append", default=[],
+                        help="read from this file ('-' for stdin); may be repeated")
+
+
+def _add_codec_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--splitter", choices=("llama3", "paper"), default="llama3")
+    parser.add_argument("--normalize", choices=("nfc", "none"), default="nfc",
+                        type=lambda v: v.lower())
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="functok", description="The Functionalizer format: a lossless text codec for tokenizers.")
+    parser.add_argument("--version", action="version",
+                        version=f"functok {__version__} (format {SPEC_VERSION})")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("encode", help="encode text to an op stream")
+    _add_input_options(p, "text")
+    _add_codec_options(p)
+    p.add_argument("--escape", action="store_true", help="print private-use code points as \\uXXXX")
+    p.set_defaults(func=_cmd_encode)
+
+    p = sub.add_parser("decode", help="decode an op stream to text")
+    _add_input_options(p, "op stream")
+    p.add_argument("--errors", choices=("strict", "replace"), default="strict")
+    p.add_argument("--max-output", type=int, default=DEFAULT_MAX_OUTPUT,
+                   help="most code points repeats may produce per chunk (default 2**26)")
+    p.add_argument("--unescape", action="store_true", help="read \\uXXXX escapes in the input")
+    p.set_defaults(func=_cmd_decode)
+
+    p = sub.add_parser("inspect", help="show each piece's instructions and base, and the round trip "
+                                       "(with no input: a built-in multilingual sample)")
+    _add_input_options(p, "text")
+    _add_codec_options(p)
+    p.set_defaults(func=_cmd_inspect)
+
+    for module in COMMAND_MODULES:
+        importlib.import_module(module).add_command(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):  # the stream is UTF-8 whatever the locale says
+            stream.reconfigure(encoding="utf-8")
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "normalize", "nfc") == "none":
+        args.normalize = None
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_BAD_INPUT
+    try:
+        return args.func(args)
+    except InputError as error:
+        print(f"functok: {error}", file=sys.stderr)
+    except FormatError as error:
+        print(f"functok: {error.kind} at code point {error.offset}: {error.message}", file=sys.stderr)
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        return 130
+    return EXIT_BAD_INPUT
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,264 @@
+"""The decoder (spec section 7): op stream -> groups -> slots -> text.
+
+The stream is cut into *units* by one regular expression: text before the first group, then
+each group with the text that follows it. A group only ever touches the first 256 slots of its
+text, so the rest is copied by slicing. Error-free units are cached, so a stream of repeated
+tokens costs one dictionary lookup per unit.
+
+Every error goes through one path: the decoder always runs leniently and records what it
+dropped; ``errors="strict"`` then raises the recorded error that the spec says comes first.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from . import _ucd
+from .errors import FormatError, first_error
+from .opcodes import (
+    ARGUMENT_FIRST,
+    ARGUMENT_LAST,
+    CAPITALIZE,
+    ESCAPE_CHAR,
+    MAX_ARGUMENT,
+    MULTIREPEAT,
+    OPCODE_TO_MARK,
+    OPCODES,
+    REPEAT,
+)
+
+DEFAULT_MAX_OUTPUT = 2**26
+ERRORS = ("strict", "replace")
+
+# A unit of the stream: a group, a run of text (escape pairs included), or a final ESCAPE.
+_UNIT = re.compile(
+    "(?P<group>[\ue000-\ueffe]+)"
+    "|(?P<text>(?:[^\ue000-\uefff]|\uefff[\\s\\S])+)"
+    "|(?P<escape_at_end>\uefff)"
+)
+_NEEDS_DECODING = re.compile("[\ud800-\udfff\ue000-\uefff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_SLOT = re.compile("\uefff[\\s\\S]|[\\s\\S]")
+_ESCAPE_PAIR = re.compile("\uefff([\\s\\S])")
+
+_HEAD_SLOTS = MAX_ARGUMENT + 1  # slots 0..255: the only ones an instruction can name
+_CACHE_LIMIT = 1 << 16
+_MAX_CACHED_UNIT = 128  # code points; longer units are rare and not worth keeping
+
+
+class _Instruction(NamedTuple):
+    opcode: int
+    args: tuple[int, ...]
+    offset: int  # of the opcode, in the stream
+
+
+def decode(stream: str, *, errors: str = "strict", max_output: int = DEFAULT_MAX_OUTPUT) -> str:
+    """Decode an op stream back to text.
+
+    >>> decode("\\ue102\\ue001\\ue100\\ue000hello")
+    'Héllo'
+    >>> decode("\\ue100", errors="replace")   # a dangling group is dropped
+    ''
+
+    With ``errors="strict"`` (the default) a malformed stream raises :class:`FormatError`
+    with the spec's error kind and offset; ``errors="replace"`` applies every lenient action
+    and never raises. ``max_output`` bounds the code points that repeats may produce.
+    """
+    if not isinstance(stream, str):
+        raise TypeError(f"expected str, not {type(stream).__name__}")
+    if errors not in ERRORS:
+        raise ValueError(f"errors must be 'strict' or 'replace', not {errors!r}")
+    if not _NEEDS_DECODING.search(stream):
+        return stream  # plain text is its own decoding
+    found: list[FormatError] = []
+    out = _Decoder(stream, max_output, found).run()
+    if found and errors == "strict":
+        raise first_error(found)
+    return out
+
+
+class _Decoder:
+    def __init__(self, stream: str, max_output: int, errors: list[FormatError]) -> None:
+        self.stream = stream
+        self.max_output = max_output
+        self.errors = errors
+
+    def error(self, kind: str, offset: int, message: str) -> None:
+        self.errors.append(FormatError(kind, offset, message))
+
+    def run(self) -> str:
+        stream = self.stream
+        parts: list[str] = []
+        written = 0  # code points output so far, for the max_output check
+        units = _UNIT.finditer(stream)
+        group = None  # the pending group match, waiting for its text
+        for unit in units:
+            kind = unit.lastgroup
+            if kind == "group":
+                if group is not None:  # unreachable: groups are maximal runs
+                    raise AssertionError("two adjacent groups")
+                group = unit
+                continue
+            if kind == "escape_at_end":
+                self.error("escape-at-end", unit.start(), "ESCAPE is the last code point")
+                break
+            text = self._text(unit)
+            if group is None:
+                piece = _unescape(text)
+            else:
+                piece = self._cached_unit(group, unit, text, written)
+                group = None
+            parts.append(piece)
+            written += len(piece)
+        if group is not None:
+            self._dangling(group)
+        return "".join(parts)
+
+    # -- text and slots
+
+    def _text(self, unit: re.Match) -> str:
+        """The unit's raw text, with each lone surrogate recorded and replaced by U+FFFD."""
+        text = unit.group()
+        if not _SURROGATE.search(text):
+            return text
+        for bad in _SURROGATE.finditer(text):
+            self.error("lone-surrogate", unit.start() + bad.start(),
+                       f"U+{ord(bad.group()):04X} is a surrogate")
+        return _SURROGATE.sub("\ufffd", text)
+
+    def _cached_unit(self, group: re.Match, unit: re.Match, text: str, written: int) -> str:
+        key = self.stream[group.start():unit.end()]
+        cacheable = len(key) <= _MAX_CACHED_UNIT and text is unit.group()
+        if cacheable:
+            hit = _unit_cache.get(key)
+            if hit is not None and written + len(hit) <= self.max_output:
+                return hit
+        errors_before = len(self.errors)
+        out = self._apply_group(group, text, written)
+        if cacheable and len(self.errors) == errors_before:
+            if len(_unit_cache) >= _CACHE_LIMIT:
+                _unit_cache.clear()
+            _unit_cache[key] = out
+        return out
+
+    # -- 7.2 parsing a group
+
+    def _parse(self, group: re.Match) -> list[_Instruction]:
+        stream = self.stream
+        end = group.end()
+        instructions = []
+        i = group.start()
+        while i < end:
+            cp = ord(stream[i])
+            if ARGUMENT_FIRST <= cp <= ARGUMENT_LAST:
+                self.error("stray-argument", i, "argument not consumed by an instruction")
+                i += 1
+                continue
+            info = OPCODES.get(cp)
+            if info is None:
+                self.error("unknown-opcode", i, f"U+{cp:04X} is not an assigned opcode")
+                i += 1
+                continue
+            j = i + 1
+            while j < end and j - i <= info.arity and ARGUMENT_FIRST <= ord(stream[j]) <= ARGUMENT_LAST:
+                j += 1
+            args = tuple(ord(c) - ARGUMENT_FIRST for c in stream[i + 1:j])
+            if len(args) < info.arity:
+                self.error("truncated-instruction", i,
+                           f"{info.name} needs {info.arity} arguments, has {len(args)}")
+            else:
+                instructions.append(_Instruction(cp, args, i))
+            i = j
+        return instructions
+
+    def _dangling(self, group: re.Match) -> None:
+        instructions = self._parse(group)
+        if instructions:
+            self.error("dangling-group", instructions[0].offset, "instruction group with no text after it")
+
+    # -- 7.3 applying a group to its slots
+
+    def _apply_group(self, group: re.Match, text: str, written: int) -> str:
+        instructions = self._parse(group)
+        head, tail, slot_count = _slots(text)
+        capitals, marks, repeats = [], {}, []
+        for ins in instructions:
+            if ins.opcode == REPEAT or ins.opcode == MULTIREPEAT:
+                repeats.append(ins)
+            elif ins.args[0] >= slot_count:
+                self.error("position-out-of-range", ins.offset,
+                           f"slot {ins.args[0]} of a text with {slot_count} slots")
+            elif ins.opcode == CAPITALIZE:
+                capitals.append(ins.args[0])
+            else:
+                marks.setdefault(ins.args[0], []).append(OPCODE_TO_MARK[ins.opcode])
+        # Case before marks: `İ` is DOT_ABOVE on a capitalized `i`.
+        lower_to_upper = _ucd.LOWER_TO_UPPER
+        for slot in capitals:
+            head[slot] = lower_to_upper.get(head[slot], head[slot])
+        compositions = _ucd.COMPOSITIONS
+        for slot, mark_list in marks.items():
+            mark_seq = "".join(mark_list)
+            head[slot] = compositions.get((head[slot], mark_seq)) or head[slot] + mark_seq
+        if repeats:
+            tail = self._repeat(head, tail, repeats, written)
+        return "".join(head) + tail
+
+    def _repeat(self, head: list[str], tail: str, repeats: list[_Instruction], written: int) -> str:
+        """Apply the repeats to ``head`` in place; return the new tail.
+
+        Repeats only name slots below 256, so whatever an expansion pushes past slot 255 is
+        moved into the tail at once: the work and memory stay proportional to the output,
+        which ``max_output`` bounds.
+        """
+        size = written + sum(map(len, head)) + len(tail)
+        spilled: list[str] = []  # pushed out of the head, newest first in the output
+        # Descending start slot; sorted() is stable, so ties keep stream order.
+        for ins in sorted(repeats, key=lambda r: -r.args[0]):
+            if ins.opcode == REPEAT:
+                start, count = ins.args
+                end = start + 1
+            else:
+                start, end, count = ins.args
+            if count == 0:
+                self.error("bad-count", ins.offset, "a repeat count of 0")
+                continue
+            if end <= start:
+                self.error("bad-range", ins.offset, f"MULTIREPEAT range [{start}, {end}) is empty")
+                continue
+            if end > len(head):  # the head holds every slot while the list has fewer than 256
+                self.error("position-out-of-range", ins.offset,
+                           f"slots [{start}, {end}) of a slot list of {len(head)}")
+                continue
+            added = (count - 1) * sum(map(len, head[start:end]))
+            if size + added > self.max_output:
+                self.error("output-too-large", ins.offset,
+                           f"output would reach {size + added} code points (max_output {self.max_output})")
+                continue
+            head[start:end] = head[start:end] * count
+            size += added
+            if len(head) > _HEAD_SLOTS:
+                spilled.append("".join(head[_HEAD_SLOTS:]))
+                del head[_HEAD_SLOTS:]
+        return "".join(reversed(spilled)) + tail if spilled else tail
+
+
+_unit_cache: dict[str, str] = {}
+
+
+def _unescape(text: str) -> str:
+    """Text outside any group: each escape pair becomes the code point it escapes."""
+    return _ESCAPE_PAIR.sub(r"\1", text) if ESCAPE_CHAR in text else text
+
+
+def _slots(text: str) -> tuple[list[str], str, int]:
+    """Split a text into its first 256 slots (a list), the rest (a string), and the slot count.
+
+    No instruction can name a slot past 255, and a text with more slots than that keeps 256 in
+    the head, so every range check can use ``len(head)``.
+    """
+    if ESCAPE_CHAR not in text:
+        return list(text[:_HEAD_SLOTS]), text[_HEAD_SLOTS:], len(text)
+    slots = [s[-1] for s in _SLOT.findall(text)]
+    return slots[:_HEAD_SLOTS], "".join(slots[_HEAD_SLOTS:]), len(slots)

@@ -1,0 +1,38 @@
+"""Shared test helpers: where the corpora are, and Hypothesis's example budget."""
+
+from __future__ import annotations
+
+import os
+import sysconfig
+from pathlib import Path
+
+import pytest
+from hypothesis import settings
+
+REPO = Path(__file__).resolve().parents[1]
+UDHR = REPO.parent / "shared" / "corpora" / "udhr"
+STDLIB = Path(sysconfig.get_paths()["stdlib"])
+
+# CI and local runs can differ: FUNCTOK_HYPOTHESIS_EXAMPLES sets the examples per property.
+settings.register_profile("functok", max_examples=int(os.environ.get("FUNCTOK_HYPOTHESIS_EXAMPLES", "200")),
+                          deadline=None)
+settings.load_profile("functok")
+
+
+def udhr_files() -> list[Path]:
+    """The UDHR corpus files, or a skip where the corpus is not beside the checkout."""
+    if not UDHR.is_dir():
+        pytest.skip(f"UDHR corpus not found at {UDHR} (it lives in the project's shared/ folder)")
+    return sorted(UDHR.glob("*.txt"))
+
+
+def stdlib_sources() -> list[Path]:
+    """The standard library's own .py files: a real code corpus on every machine."""
+    return sorted(p for p in STDLIB.rglob("*.py") if "site-packages" not in p.parts)
+
+
+def read_text_or_none(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (UnicodeDecodeError, OSError):
+        return None
