@@ -121,6 +121,8 @@ function makeApi(pyodide, bridge) {
     pyodide,
     version: pyodide.runPython("import functok; functok.__version__"),
     specVersion: pyodide.runPython("import functok; functok.SPEC_VERSION"),
+    /** Whether the loaded wheel has functok.Tokenizer (loadTokenizer needs it). */
+    hasTokenizer: pyodide.runPython("import functok; hasattr(functok, 'Tokenizer')"),
     encode: (text, opts = {}) => call("encode", { text, ...opts }),
     decode: (stream, opts = {}) => call("decode", { stream, ...opts }),
     pieces: (text, opts = {}) => call("pieces", { text, ...opts }),

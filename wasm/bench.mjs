@@ -1,0 +1,99 @@
+// Measures the wasm bundle: cold load time in Node, bundle size, and codec encode throughput
+// under Pyodide as a ratio to CPython on the same text in the same run (goal: 0.25x or better).
+//
+//   npm run build && npm run bench         (or: node wasm/bench.mjs [--profile])
+//
+// --profile prints the top of a cProfile run of encode inside Pyodide.
+
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { codeDocuments, udhrDocuments } from "./test/corpus.mjs";
+import { cpython, DIST, loadBuilt } from "./test/helpers.mjs";
+
+const RUNS = 3;
+
+function files(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : [path];
+  });
+}
+
+function bundleSize() {
+  let raw = 0;
+  let gzip = 0;
+  for (const path of files(DIST)) {
+    const bytes = readFileSync(path);
+    raw += bytes.length;
+    gzip += gzipSync(bytes).length;
+  }
+  return { raw, gzip };
+}
+
+// Every 8th UDHR translation (about 70 languages) and the package's own code.
+function benchText() {
+  const udhr = udhrDocuments(3000).filter((_, i) => i % 8 === 0);
+  return [...udhr, ...codeDocuments()].map((doc) => doc.text).join("\n\n");
+}
+
+// Times encode inside Pyodide, so the figure compares interpreters, not the JS boundary.
+function pyodideSeconds(functok, text) {
+  functok.pyodide.globals.set("bench_text", text);
+  return functok.pyodide.runPython(`
+import time, functok
+best = float("inf")
+for _ in range(${RUNS}):
+    start = time.perf_counter()
+    functok.encode(bench_text)
+    best = min(best, time.perf_counter() - start)
+best`);
+}
+
+function boundarySeconds(functok, text) {
+  let best = Infinity;
+  for (let i = 0; i < RUNS; i += 1) {
+    const start = performance.now();
+    functok.encode(text);
+    best = Math.min(best, (performance.now() - start) / 1000);
+  }
+  return best;
+}
+
+function profile(functok, text) {
+  functok.pyodide.globals.set("bench_text", text);
+  return functok.pyodide.runPython(`
+import cProfile, io, pstats, functok
+profiler = cProfile.Profile()
+profiler.runcall(functok.encode, bench_text)
+out = io.StringIO()
+pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(15)
+out.getvalue()`);
+}
+
+async function main() {
+  const start = performance.now();
+  const { functok } = await loadBuilt();
+  const loadSeconds = (performance.now() - start) / 1000;
+
+  const text = benchText();
+  const codePoints = Array.from(text).length;
+  const reference = cpython({ task: "bench", text, runs: RUNS });
+  const inPyodide = pyodideSeconds(functok, text);
+  const throughJs = boundarySeconds(functok, text);
+  const size = bundleSize();
+  const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+  const rate = (seconds) => `${(codePoints / seconds / 1e3).toFixed(0)}k code points/s`;
+
+  console.log(`bench text: ${codePoints} code points (UDHR sample + functok sources)`);
+  console.log(`cold load (import + Pyodide + wheel, this process): ${loadSeconds.toFixed(2)} s`);
+  console.log(`bundle: ${mib(size.raw)} on disk, ${mib(size.gzip)} gzipped`);
+  console.log(`CPython ${reference.python.split(" ")[0]} encode: ${rate(reference.seconds)}`);
+  console.log(`Pyodide encode (inside Python): ${rate(inPyodide)}`);
+  console.log(`Pyodide encode (through functok.mjs): ${rate(throughJs)}`);
+  console.log(`throughput ratio Pyodide/CPython: ${(reference.seconds / inPyodide).toFixed(2)}x (goal 0.25x)`);
+  console.log(`throughput ratio through functok.mjs/CPython: ${(reference.seconds / throughJs).toFixed(2)}x`);
+  if (process.argv.includes("--profile")) console.log(profile(functok, text));
+}
+
+await main();

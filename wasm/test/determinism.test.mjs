@@ -1,0 +1,71 @@
+// Cross-runtime determinism: the same corpus encoded by CPython and by Pyodide gives the same
+// op streams, pieces and token ids, compared as SHA-256 digests per document.  CPython runs in
+// a subprocess in the same run (wasm/test/cpython_side.py); nothing is a recorded value.
+
+import assert from "node:assert/strict";
+import { before, describe, test } from "node:test";
+import { codeDocuments, determinismCorpus, udhrDocuments } from "./corpus.mjs";
+import { cpython, digest, loadBuilt, udhrFiles } from "./helpers.mjs";
+
+function pyodideDigests(functok, documents, tokenizer) {
+  const digests = {};
+  for (const { name, text } of documents) {
+    const found = { stream: digest(functok.encode(text)), pieces: digest(functok.pieces(text)) };
+    if (tokenizer) {
+      for (const segmentation of ["greedy", "optimal"]) {
+        found[`ids_${segmentation}`] = digest(tokenizer.encode(text, { segmentation }).ids);
+      }
+    }
+    digests[name] = found;
+  }
+  return digests;
+}
+
+function differences(expected, actual) {
+  const lines = [];
+  for (const [name, want] of Object.entries(expected)) {
+    for (const [what, hash] of Object.entries(want)) {
+      if (actual[name]?.[what] !== hash) lines.push(`${name}: ${what} differs`);
+    }
+  }
+  return lines;
+}
+
+describe("CPython and Pyodide give identical answers", () => {
+  let functok;
+  const documents = determinismCorpus();
+
+  before(async () => {
+    ({ functok } = await loadBuilt());
+  });
+
+  test("the corpus has UDHR (where present), code and edge cases", (t) => {
+    if (udhrFiles().length === 0) t.diagnostic("../shared/corpora/udhr is absent: UDHR skipped");
+    assert.ok(codeDocuments().length > 0, "no functok sources found");
+    assert.equal(udhrDocuments().length, udhrFiles().length);
+  });
+
+  test("op streams and pieces", () => {
+    const reference = cpython({ task: "digests", documents });
+    const ours = pyodideDigests(functok, documents, null);
+    assert.deepEqual(differences(reference.documents, ours), []);
+    assert.equal(Object.keys(ours).length, documents.length);
+  });
+
+  test("token ids under greedy and optimal segmentation", async (t) => {
+    if (!functok.hasTokenizer) {
+      t.skip("functok.Tokenizer is not in this build yet");
+      return;
+    }
+    // A small tokenizer trained in CPython on the project's own code, so that most of the
+    // multilingual corpus is unseen and goes through the lossless fallback.
+    const trainingTexts = codeDocuments().map((doc) => doc.text);
+    const { json } = cpython({ task: "train_tokenizer", texts: trainingTexts, vocab_size: 600 });
+    const tokenizer = await functok.loadTokenizer(json);
+    const reference = cpython({ task: "digests", documents, tokenizer: json });
+    const ours = pyodideDigests(functok, documents, tokenizer);
+    assert.deepEqual(differences(reference.documents, ours), []);
+    const sample = documents[0].text;
+    assert.equal(tokenizer.decode(tokenizer.encode(sample).ids), functok.decode(functok.encode(sample)));
+  });
+});

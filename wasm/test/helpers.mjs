@@ -1,0 +1,56 @@
+// Shared by the Node tests: where things are, loading the built bundle, and the CPython side.
+//
+// The tests run the bundle in wasm/dist/ (`npm run build` makes it) and compare its answers
+// with CPython running the same functok sources in the same run: nothing is hard-coded from a
+// previous run.
+
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+export const WASM = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+export const ROOT = dirname(WASM);
+export const DIST = join(WASM, "dist");
+// The shared corpora sit beside the checkout, in development and in CI alike.
+export const UDHR = resolve(ROOT, "..", "shared", "corpora", "udhr");
+
+/** Imports dist/functok.mjs (the built copy, as a user would) and loads Pyodide. */
+export async function loadBuilt(options = {}) {
+  const entry = join(DIST, "functok.mjs");
+  if (!existsSync(entry)) throw new Error("wasm/dist is missing: run `npm run build` first");
+  const module = await import(pathToFileURL(entry).href);
+  return { module, functok: await module.loadFunctok(options) };
+}
+
+export function python() {
+  if (process.env.FUNCTOK_PYTHON) return process.env.FUNCTOK_PYTHON;
+  const venv = join(ROOT, ".venv", "bin", "python");
+  return existsSync(venv) ? venv : "python3";
+}
+
+/** Runs wasm/test/cpython_side.py with one JSON request on stdin; returns its JSON answer. */
+export function cpython(request) {
+  const out = execFileSync(python(), [join(WASM, "test", "cpython_side.py")], {
+    input: JSON.stringify(request),
+    maxBuffer: 1 << 30,
+    env: { ...process.env, PYTHONPATH: [join(ROOT, "python"), join(WASM)].join(":") },
+  });
+  return JSON.parse(out.toString("utf8"));
+}
+
+/** SHA-256 of a value's JSON, byte-for-byte what cpython_side.py's digest() computes. */
+export function digest(value) {
+  return createHash("sha256").update(JSON.stringify(value), "utf8").digest("hex");
+}
+
+/** Names the UDHR files present beside the checkout ([] where the corpus is absent). */
+export function udhrFiles() {
+  if (!existsSync(UDHR)) return [];
+  return readdirSync(UDHR).filter((name) => name.endsWith(".txt")).sort();
+}
+
+export function readText(path) {
+  return readFileSync(path, "utf8");
+}
