@@ -1,0 +1,191 @@
+"""Optimal segmentation (spec section "Optimal segmentation"): fewest tokens per pre-token.
+
+A pre-token is a sequence of *symbols*: characters for a character vocabulary with byte
+fallback (functok's own tokenizers), bytes for a byte-level vocabulary (GPT-2's alphabet, a
+tiktoken rank file). A *candidate token* is an ordinary vocabulary token: never a special
+token and never a byte-fallback token ``<0xXX>``. A symbol that is not itself a candidate
+token has one fallback edge of length one whose cost is the number of tokens it falls back to
+(its UTF-8 bytes with byte fallback), so byte-fallback tokens serve only symbols missing from
+the vocabulary.
+
+The dynamic programme runs right to left: ``cost[i]`` is the fewest tokens for ``s[i:]``.
+Choosing, from the left, the longest token ``t`` at ``i`` with ``1 + cost[i + len(t)] ==
+cost[i]`` gives the ``leftmost-longest`` segmentation (the first token as long as possible
+among optimal segmentations, recursively). ``prefer-greedy`` returns the greedy BPE
+segmentation when it already has ``cost[0]`` tokens, and ``leftmost-longest`` otherwise.
+
+Complexity: each position tries only the distinct token lengths, in increasing order, and stops
+at the first length whose text is not a prefix of any token, so the work is
+O(len(s) x the longest matching prefix), bounded by the longest token, with no dependence on
+the vocabulary size. :func:`brute_force` is the readable oracle the tests compare against.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+__all__ = ["TIE_BREAKS", "Segmenter", "brute_force"]
+
+TIE_BREAKS = ("leftmost-longest", "prefer-greedy")
+_INFINITY = float("inf")
+
+Symbols = str | bytes  # one symbol per character, or per byte
+Fallback = Callable[[Symbols], list[int]]
+
+
+class Segmenter:
+    """Minimum-token segmentation over a fixed set of candidate tokens.
+
+    ``tokens`` maps each candidate token (a ``str`` of characters, or ``bytes``) to its id.
+    ``fallback(symbol)`` gives the ids for a one-symbol string that is not a candidate token;
+    without it such a symbol makes the pre-token unsegmentable (``ValueError``).
+
+    >>> seg = Segmenter({"a": 0, "b": 1, "ab": 2, "ba": 3, "aba": 4, "bab": 5})
+    >>> seg.segment("ababa")  # aba|ba: two tokens, the first as long as possible
+    [4, 3]
+    >>> seg.count("ababa")
+    2
+    """
+
+    def __init__(self, tokens: Mapping[Symbols, int], *, fallback: Fallback | None = None) -> None:
+        self.tokens = dict(tokens)
+        self.fallback = fallback
+        self.lengths = sorted({len(t) for t in self.tokens})
+        # Every prefix of a token that has one of the token lengths -> the token's id if that
+        # prefix is itself a token, else -1. One dict lookup answers "token?" and "go on?".
+        prefixes: dict[Symbols, int] = {}
+        for token in self.tokens:
+            for length in self.lengths:
+                if length >= len(token):
+                    break
+                prefixes.setdefault(token[:length], -1)
+        prefixes.update(self.tokens)
+        self._prefixes = prefixes
+        self._fallback_cache: dict[Symbols, list[int]] = {}
+        self._cache: dict[Symbols, list[int]] = {}
+
+    # -- the dynamic programme -------------------------------------------------------------
+
+    def _costs(self, s: Symbols) -> tuple[list[float], list[int]]:
+        """``cost[i]`` (fewest tokens for s[i:]) and ``choice[i]``: the longest first-token
+        length that achieves it (0 = the fallback edge of the symbol at i)."""
+        n = len(s)
+        cost: list[float] = [_INFINITY] * (n + 1)
+        cost[n] = 0
+        choice = [0] * (n + 1)
+        get = self._prefixes.get
+        lengths = self.lengths
+        for i in range(n - 1, -1, -1):
+            best = _INFINITY
+            pick = -1
+            left = n - i
+            for length in lengths:
+                if length > left:
+                    break
+                found = get(s[i : i + length])
+                if found is None:
+                    break
+                if found >= 0:
+                    c = cost[i + length] + 1
+                    if c <= best:  # ties go to the longer token: lengths ascend
+                        best = c
+                        pick = length
+            if s[i : i + 1] not in self.tokens:
+                # the fallback edge has length one, so a token of equal cost (longer) wins
+                fb = self._fallback_ids(s[i : i + 1])
+                if fb is not None and cost[i + 1] + len(fb) < best:
+                    best = cost[i + 1] + len(fb)
+                    pick = 0
+            cost[i] = best
+            choice[i] = pick
+        return cost, choice
+
+    def _fallback_ids(self, symbol: Symbols) -> list[int] | None:
+        if self.fallback is None:
+            return None
+        ids = self._fallback_cache.get(symbol)
+        if ids is None:
+            ids = self._fallback_cache[symbol] = list(self.fallback(symbol))
+        return ids
+
+    def count(self, s: Symbols) -> int:
+        """The fewest tokens that spell ``s``."""
+        cost = self._costs(s)[0][0]
+        if cost == _INFINITY:
+            raise ValueError(f"no segmentation of {s[:40]!r}: a symbol has no token")
+        return int(cost)
+
+    def segment(
+        self,
+        s: Symbols,
+        *,
+        tie_break: str = "leftmost-longest",
+        greedy: Sequence[int] | None = None,
+    ) -> list[int]:
+        """The ids of an optimal segmentation of ``s`` under ``tie_break``.
+
+        ``prefer-greedy`` needs ``greedy``, the greedy BPE ids of the same pre-token.
+        """
+        if tie_break == "prefer-greedy":
+            if greedy is None:
+                raise ValueError("tie_break='prefer-greedy' needs the greedy ids")
+            if not s:
+                return []
+            ids = self.segment(s)
+            return list(greedy) if len(greedy) <= len(ids) else ids
+        if tie_break != "leftmost-longest":
+            raise ValueError(f"unknown tie_break {tie_break!r}; expected one of {TIE_BREAKS}")
+        cached = self._cache.get(s)
+        if cached is None:
+            cached = self._leftmost_longest(s)
+            if len(self._cache) >= 200_000:
+                self._cache.clear()
+            self._cache[s] = cached
+        return list(cached)
+
+    def _leftmost_longest(self, s: Symbols) -> list[int]:
+        cost, choice = self._costs(s)
+        if cost[0] == _INFINITY:
+            raise ValueError(f"no segmentation of {s[:40]!r}: a symbol has no token")
+        ids: list[int] = []
+        i, n = 0, len(s)
+        while i < n:
+            length = choice[i]
+            if length == 0:
+                ids.extend(self._fallback_ids(s[i : i + 1]) or ())
+                i += 1
+            else:
+                ids.append(self.tokens[s[i : i + length]])
+                i += length
+        return ids
+
+
+def brute_force(
+    s: Symbols, tokens: Mapping[Symbols, int], fallback: Fallback | None = None
+) -> list[list[int]]:
+    """Every segmentation of ``s`` with the fewest tokens, in leftmost-longest order.
+
+    The oracle for :class:`Segmenter`: it enumerates all segmentations (exponential; small
+    inputs only). The first one returned is the ``leftmost-longest`` answer.
+    """
+    results: list[tuple[list[int], list[int]]] = []  # (ids, edge lengths)
+
+    def walk(i: int, ids: list[int], lengths: list[int]) -> None:
+        if i == len(s):
+            results.append((list(ids), list(lengths)))
+            return
+        for j in range(i + 1, len(s) + 1):
+            tid = tokens.get(s[i:j])
+            if tid is not None:
+                walk(j, ids + [tid], lengths + [j - i])
+        if fallback is not None and s[i : i + 1] not in tokens:
+            walk(i + 1, ids + list(fallback(s[i : i + 1])), lengths + [1])
+
+    walk(0, [], [])
+    if not results:
+        return []
+    fewest = min(len(ids) for ids, _ in results)
+    best = [(ids, lengths) for ids, lengths in results if len(ids) == fewest]
+    # leftmost-longest: compare the edge lengths left to right, longer first
+    best.sort(key=lambda r: [-n for n in r[1]])
+    return [ids for ids, _ in best]
