@@ -1,0 +1,57 @@
+"""pieces(): each piece's normalized text, original offsets, instructions and base."""
+
+AREA = "pieces"
+TITLE = "Pieces: text, offsets, instructions and base"
+
+SPEC = ["pieces", "encode"]
+
+
+def declare(v):
+    p = v.pieces
+    p("pieces-01", "two pieces, one with a group", "Hello world",
+      [("Hello", 0, 5, "CAPITALIZE(0)", '"hello"'), (" world", 5, 11, "", '" world"')], spec=SPEC)
+    p("pieces-02", "instructions in canonical order", "H\u00e9llo",
+      [("H\u00e9llo", 0, 5, "ACUTE(1) CAPITALIZE(0)", '"hello"')], spec=SPEC + ["serialize"])
+    p("pieces-03", "empty input has no pieces", "", [], spec=SPEC)
+    p("pieces-04", "offsets are in the original text before NFC", "Cafe\u0301 ok",
+      [("Caf\u00e9", 0, 5, "ACUTE(3) CAPITALIZE(0)", '"cafe"'), (" ok", 5, 8, "", '" ok"')],
+      spec=SPEC + ["nfc"])
+    p("pieces-05", "without NFC the mark is its own piece", "Cafe\u0301 ok",
+      [("Cafe", 0, 4, "CAPITALIZE(0)", '"cafe"'), ("\u0301", 4, 5, "", '"\u0301"'),
+       (" ok", 5, 8, "", '" ok"')], options={"normalize": None}, spec=SPEC + ["nfc"])
+    p("pieces-06", "offsets count code points outside the BMP", "\U00010400x y",
+      [("\U00010400x", 0, 2, "CAPITALIZE(0)", '"\U00010428x"'), (" y", 2, 4, "", '" y"')], spec=SPEC)
+    p("pieces-07", "base keeps its escapes", "\ue000A",
+      [("\ue000A", 0, 2, "CAPITALIZE(1)", 'ESCAPE "\ue000" "a"')], spec=SPEC + ["escape"])
+    p("pieces-08", "REPEAT pieces", "aaaa!!!",
+      [("aaaa", 0, 4, "REPEAT(0,4)", '"a"'), ("!!!", 4, 7, "REPEAT(0,3)", '"!"')], spec=SPEC + ["fold"])
+    p("pieces-09", "MULTIREPEAT piece", "abcabcabc",
+      [("abcabcabc", 0, 9, "MULTIREPEAT(0,3,3)", '"abc"')], spec=SPEC + ["fold"])
+    p("pieces-10", "paper splitter: one piece per digit", "a12",
+      [("a", 0, 1, "", '"a"'), ("1", 1, 2, "", '"1"'), ("2", 2, 3, "", '"2"')],
+      options={"splitter": "paper"}, spec=SPEC + ["split-paper"])
+    p("pieces-11", "llama3 splitter: digits in threes", "a1234",
+      [("a", 0, 1, "", '"a"'), ("123", 1, 4, "", '"123"'), ("4", 4, 5, "", '"4"')],
+      spec=SPEC + ["split-llama3"])
+    p("pieces-12", "NFC composition shifts later offsets", "A\u030a x\u0301",
+      [("\u00c5", 0, 2, "RING_ABOVE(0) CAPITALIZE(0)", '"a"'), (" x", 2, 4, "", '" x"'),
+       ("\u0301", 4, 5, "", '"\u0301"')], spec=SPEC + ["nfc"])
+    p("pieces-13", "Kelvin sign: NFC text is K", "\u212a2",
+      [("K", 0, 1, "CAPITALIZE(0)", '"k"'), ("2", 1, 2, "", '"2"')], spec=SPEC + ["nfc"])
+    p("pieces-14", "contraction pieces", "DON'T",
+      [("DON", 0, 3, "CAPITALIZE(0) CAPITALIZE(1) CAPITALIZE(2)", '"don"'),
+       ("'T", 3, 5, "CAPITALIZE(1)", "\"'t\"")], spec=SPEC + ["split"])
+    p("pieces-15", "fold, marks and case together", "\u00c9\u00c9\u00c9h",
+      [("\u00c9\u00c9\u00c9h", 0, 4, "REPEAT(0,3) ACUTE(0) CAPITALIZE(0)", '"eh"')],
+      spec=SPEC + ["fold", "serialize"])
+    p("pieces-16", "newline run piece", "a\n\n\nb",
+      [("a", 0, 1, "", '"a"'), ("\n\n\n", 1, 4, "REPEAT(0,3)", '"\\n"'), ("b", 4, 5, "", '"b"')],
+      spec=SPEC + ["fold"])
+    p("pieces-17", "U+0130: two instructions on slot 0", "\u0130",
+      [("\u0130", 0, 1, "DOT_ABOVE(0) CAPITALIZE(0)", '"i"')], spec=SPEC + ["marks-case"])
+    p("pieces-18", "Hangul jamo compose to one piece text", "\u1100\u1161!",
+      [("\uac00", 0, 2, "", '"\uac00"'), ("!", 2, 3, "", '"!"')], spec=SPEC + ["nfc"])
+    p("pieces-19", "stacked marks listed in decomposition order", "\u01d7",
+      [("\u01d7", 0, 1, "DIAERESIS(0) ACUTE(0) CAPITALIZE(0)", '"u"')], spec=SPEC + ["serialize"])
+    p("pieces-20", "non-escaped private use in a base", "\uf8ffZ",
+      [("\uf8ffZ", 0, 2, "CAPITALIZE(1)", '"\uf8ffz"')], spec=SPEC + ["escape"])
