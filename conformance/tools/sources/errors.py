@@ -4,12 +4,25 @@ AREA = "errors"
 TITLE = "Error kinds: strict errors and lenient output"
 
 ERR = ["errors", "strict", "lenient"]
+# The clause that defines each kind's trigger, cited by every vector of that kind.
+WHERE = {
+    "unknown-opcode": "decode-parse",
+    "truncated-instruction": "decode-parse",
+    "stray-argument": "decode-parse",
+    "bad-count": "decode-repeat",
+    "bad-range": "decode-repeat",
+    "position-out-of-range": "decode-positions",
+    "dangling-group": "dangling",
+    "escape-at-end": "decode-groups",
+    "output-too-large": "output-limit",
+    "lone-surrogate": "decode-groups",
+}
 
 
 def declare(v):
     def e(id, description, stream, kind, offset, lenient, options=None, spec=()):
         v.error(id, description, "decode", stream, kind, offset, lenient, options=options,
-                spec=ERR + list(spec))
+                spec=[WHERE[kind], *spec, *ERR])
 
     # unknown-opcode
     e("err-unknown-01", "unassigned opcode between letters", '"a" U+E110 "b"', "unknown-opcode", 1, "ab")
@@ -122,13 +135,13 @@ def declare(v):
     e("err-surr-03", "escaped surrogate", 'ESCAPE "\\udc00"', S, 1, "\ufffd", spec=["escape"])
     e("err-surr-04", "surrogate slot in a group", 'CAPITALIZE(0) "\\ud800"', S, 2, "\ufffd")
     v.error("err-surr-enc-01", "encode rejects a lone surrogate", "encode", "a\ud800", S, 1, None,
-            spec=["encode", "errors"])
+            spec=["surrogates", "encode-errors"])
     v.error("err-surr-enc-02", "encode offset is in the text before NFC", "encode", "e\u0301\ud800", S, 2,
-            None, spec=["encode", "nfc", "errors"])
-    v.error("err-surr-enc-03", "low surrogate first", "encode", "\udc00x", S, 0, None, spec=["encode", "errors"])
+            None, spec=["surrogates", "offsets", "encode-errors"])
+    v.error("err-surr-enc-03", "low surrogate first", "encode", "\udc00x", S, 0, None, spec=["surrogates", "encode-errors"])
     v.error("err-surr-enc-04", "encode without NFC", "encode", "ab\udbff", S, 2, None,
-            options={"normalize": None}, spec=["encode", "errors"])
+            options={"normalize": None}, spec=["surrogates", "encode-errors"])
     v.error("err-surr-pieces-01", "pieces rejects a lone surrogate", "pieces", "ab\ud800", S, 2, None,
-            spec=["pieces", "errors"])
+            spec=["surrogates", "pieces"])
     v.error("err-surr-pretok-01", "pretokens rejects a lone surrogate", "pretokens", "\ud800", S, 0, None,
-            spec=["pretokens", "errors"])
+            spec=["surrogates", "pretokens"])

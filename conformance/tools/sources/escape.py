@@ -4,7 +4,7 @@ AREA = "escape"
 TITLE = "Escaping private-use input"
 
 ENC = ["encode", "escape"]
-DEC = ["decode", "escape"]
+DEC = ["decode", "decode-groups", "escape"]
 
 
 def declare(v):

@@ -3,7 +3,7 @@
 AREA = "normalize"
 TITLE = "NFC on and off"
 
-ENC = ["encode", "nfc"]
+ENC = ["encode", "nfc-modes", "nfc"]
 OFF = {"normalize": None}
 ON = {"normalize": "nfc"}
 
