@@ -1,7 +1,8 @@
 // The fixed corpus of the cross-runtime determinism test and of wasm/bench.mjs:
 //  - UDHR: the first UDHR_SLICE code points of every translation in ../shared/corpora/udhr
 //    (532 files in 43 scripts) where the corpus is present;
-//  - code: the functok package's own Python sources, which every checkout ships;
+//  - code: the functok package's own Python sources and its built-in sample text
+//    (python/functok/data/*.txt), which every checkout ships;
 //  - edge cases: test/fixtures/edge-cases.json, inputs where Unicode 14 and 16 disagree.
 
 import { readdirSync, statSync } from "node:fs";
@@ -16,11 +17,11 @@ function firstCodePoints(text, count) {
   return Array.from(text).slice(0, count).join("");
 }
 
-function pythonSources(dir) {
+function packageTexts(dir) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === "__pycache__" ? [] : pythonSources(path);
-    return name.endsWith(".py") ? [path] : [];
+    if (statSync(path).isDirectory()) return name === "__pycache__" ? [] : packageTexts(path);
+    return name.endsWith(".py") || (dir.endsWith("data") && name.endsWith(".txt")) ? [path] : [];
   });
 }
 
@@ -32,7 +33,7 @@ export function udhrDocuments(slice = UDHR_SLICE) {
 }
 
 export function codeDocuments() {
-  return pythonSources(join(ROOT, "python", "functok"))
+  return packageTexts(join(ROOT, "python", "functok"))
     .sort()
     .map((path) => ({ name: relative(ROOT, path), text: readText(path) }));
 }

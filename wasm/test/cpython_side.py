@@ -5,11 +5,12 @@ the same functok_bridge.call() that Pyodide runs, so the only difference between
 is the interpreter (CPython 3.11 with Unicode 14 here, Pyodide's 3.14 with Unicode 16 there).
 
 Tasks:
+  runtime          the interpreter's own Unicode data, to show that the two sides differ
   calls            answers of functok_bridge.call for a list of {op, args}
   digests          SHA-256 per document of the op stream, the pieces and the token ids
   errors           strict error (kind, offset) and lenient output for each stream
   train_tokenizer  trains a small functok.Tokenizer and answers the JSON that save() writes
-  bench            seconds to encode a text, best of a few runs
+  bench            seconds to encode a text, best of a few runs, with cold and warm caches
 """
 
 from __future__ import annotations
@@ -63,6 +64,12 @@ def digests(request: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def runtime(request: dict[str, Any]) -> dict[str, Any]:
+    import unicodedata
+
+    return {"unidata_version": unicodedata.unidata_version, "probes": [c.upper() for c in request["probes"]]}
+
+
 def calls(request: dict[str, Any]) -> list[Any]:
     return [json.loads(functok_bridge.call(c["op"], json.dumps(c["args"]))) for c in request["calls"]]
 
@@ -89,18 +96,17 @@ def train_tokenizer(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def bench(request: dict[str, Any]) -> dict[str, Any]:
-    import functok
+    from bench_encode import best_seconds
 
     text, runs = request["text"], request.get("runs", 3)
-    best = float("inf")
-    for _ in range(runs):
-        start = time.perf_counter()
-        functok.encode(text)
-        best = min(best, time.perf_counter() - start)
-    return {"seconds": best, "code_points": len(text), "python": sys.version}
+    return {
+        "cold": best_seconds(text, runs, cold=True),
+        "warm": best_seconds(text, runs, cold=False),
+        "python": sys.version,
+    }
 
 
-TASKS = {"calls": calls, "digests": digests, "errors": errors, "train_tokenizer": train_tokenizer, "bench": bench}
+TASKS = {"runtime": runtime, "calls": calls, "digests": digests, "errors": errors, "train_tokenizer": train_tokenizer, "bench": bench}
 
 
 def main() -> None:

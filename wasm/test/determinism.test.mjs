@@ -45,6 +45,17 @@ describe("CPython and Pyodide give identical answers", () => {
     assert.equal(udhrDocuments().length, udhrFiles().length);
   });
 
+  // The control: the two interpreters' own Unicode data disagree (U+0264 and U+019B gained
+  // uppercase partners in Unicode 16), so agreement below comes from functok's pinned tables.
+  test("the two runtimes' own Unicode data differ", () => {
+    const probes = ["\u0264", "\u019b"];
+    const reference = cpython({ task: "runtime", probes });
+    functok.pyodide.globals.set("probes", probes);
+    const ours = functok.pyodide.runPython("import unicodedata; [unicodedata.unidata_version, [c.upper() for c in probes]]").toJs();
+    assert.notEqual(ours[0], reference.unidata_version);
+    assert.notDeepEqual(ours[1], reference.probes);
+  });
+
   test("op streams and pieces", () => {
     const reference = cpython({ task: "digests", documents });
     const ours = pyodideDigests(functok, documents, null);
