@@ -13,6 +13,7 @@ instructions in front of a canonical lowercase base, losslessly:
 The public API is declared here, in one place.
 """
 
+from . import normalize as normalize
 from .decode import decode as decode
 from .encode import Instruction as Instruction
 from .encode import Piece as Piece
@@ -37,6 +38,7 @@ __all__ = [
     "__version__",
     "decode",
     "encode",
+    "normalize",
     "pieces",
     "pretokens",
     "split",

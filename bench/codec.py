@@ -1,0 +1,123 @@
+"""Codec throughput, as ratios against the bare `regex` split of the same text, same run.
+
+    .venv/bin/python bench/codec.py [--repeat N]
+
+For each corpus (the standard library's source; the UDHR where present) it measures, in MB/s
+of UTF-8 input text:
+
+* split:  `regex.findall` with the spec's llama3 pattern, the baseline (no normalization);
+* encode: `functok.encode` with its defaults (NFC + llama3), first with empty caches (cold),
+  then again (warm);
+* decode: `functok.decode` of that stream, per MB of the decoded text.
+
+Goals (issue 2): encode >= 0.8x split, decode >= 3x encode.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import sys
+import sysconfig
+import time
+from pathlib import Path
+
+import regex
+
+import functok
+from functok import decode, encode
+from functok.split import SPEC_PATTERNS
+
+REPO = Path(__file__).resolve().parents[1]
+UDHR = REPO.parent / "shared" / "corpora" / "udhr"
+
+
+def stdlib_text(limit_bytes: int = 20_000_000) -> str:
+    parts, size = [], 0
+    for path in sorted(Path(sysconfig.get_paths()["stdlib"]).rglob("*.py")):
+        if "site-packages" in path.parts:
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        parts.append(text)
+        size += len(text.encode())
+        if size >= limit_bytes:
+            break
+    return "".join(parts)
+
+
+def udhr_text() -> str | None:
+    if not UDHR.is_dir():
+        return None
+    return "\n".join(p.read_text(encoding="utf-8") for p in sorted(UDHR.glob("*.txt")))
+
+
+def best_of(repeat: int, fn, *args) -> tuple[float, object]:
+    best, result = float("inf"), None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = fn(*args)
+        best = min(best, time.perf_counter() - start)
+    return best, result
+
+
+def clear_caches() -> None:
+    import functok.decode as d
+    import functok.encode as e
+    for cache in list(e._stream_caches.values()) + list(e._pretoken_caches.values()):
+        cache.clear()
+    d._unit_cache.clear()
+
+
+def measure(name: str, text: str, repeat: int) -> dict:
+    mb = len(text.encode()) / 1e6
+    compiled = regex.compile(SPEC_PATTERNS["llama3"])
+    t_split, _ = best_of(repeat, compiled.findall, text)
+    clear_caches()
+    start = time.perf_counter()
+    stream = encode(text)
+    t_cold = time.perf_counter() - start
+    t_warm, _ = best_of(repeat, encode, text)
+    clear_caches()
+    start = time.perf_counter()
+    decoded = decode(stream)
+    t_dec_cold = time.perf_counter() - start
+    t_dec, decoded = best_of(repeat, decode, stream)
+    assert decoded == functok.normalize.nfc(text)
+    row = {
+        "corpus": name, "MB": mb,
+        "split": mb / t_split, "encode_cold": mb / t_cold, "encode": mb / t_warm,
+        "decode_cold": mb / t_dec_cold, "decode": mb / t_dec,
+    }
+    return row
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    import functok.normalize  # noqa: F401
+    print(f"# functok {functok.__version__}, Python {platform.python_version()}, regex {regex.__version__}, "
+          f"{platform.machine()} {platform.processor() or ''}".rstrip())
+    corpora = [("stdlib source", stdlib_text())]
+    udhr = udhr_text()
+    if udhr is None:
+        print(f"# UDHR not found at {UDHR}; skipped")
+    else:
+        corpora.append(("UDHR (532 files)", udhr))
+    header = (f"{'corpus':<18}{'MB':>6}{'split MB/s':>12}{'encode':>9}{'(cold)':>9}{'decode':>9}{'(cold)':>9}"
+              f"{'enc/split':>11}{'dec/enc':>9}")
+    print(header)
+    for name, text in corpora:
+        r = measure(name, text, args.repeat)
+        print(f"{r['corpus']:<18}{r['MB']:>6.1f}{r['split']:>12.1f}{r['encode']:>9.1f}{r['encode_cold']:>9.1f}"
+              f"{r['decode']:>9.1f}{r['decode_cold']:>9.1f}"
+              f"{r['encode'] / r['split']:>10.2f}x{r['decode'] / r['encode']:>8.2f}x")
+    print("# goals: encode >= 0.80x split, decode >= 3x encode (warm figures; cold = empty caches)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs what the tests need and runs every suite: Python, Node (Pyodide), browser, docs.
+# This is the README's second command; .ci/run runs it verbatim.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n=== %s\n' "$*"; }
+
+step "Python: install the package with its dev extras into .venv"
+python3 -m venv .venv
+.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]'
+
+step "Python: pytest (codec, tables, splitter, conformance, tokenizer, CLI)"
+export FUNCTOK_HYPOTHESIS_EXAMPLES="${FUNCTOK_HYPOTHESIS_EXAMPLES:-200}"
+.venv/bin/python -m pytest -q -p no:cacheprovider
