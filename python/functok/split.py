@@ -1,0 +1,193 @@
+"""The splitters (format v1, section 4): cut text into pieces before folding.
+
+The spec writes both splitters as `regex`-module patterns over Unicode classes:
+
+    llama3: (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}
+            | ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+
+    paper:  the same with \\p{N} (one number character) instead of \\p{N}{1,3}
+
+The standard library's `re` has no `\\p{...}`, and its `\\s` follows the host's Unicode
+version (and counts U+001C..U+001F as space). So this module writes every class as explicit
+code point ranges taken from the pinned tables in `functok._ucd`, and the contractions as
+explicit letter sets instead of re.IGNORECASE. The result yields exactly the pieces that the
+`regex` module yields with the spec's text (tests/test_split.py proves it on real and random
+text), with no dependency and no host Unicode data.
+
+Speed: in a `re` character class, code points above U+FFFF are a list of ranges searched one
+by one, after the bitmap that covers the Basic Multilingual Plane. The letter class has about
+300 such ranges, and a BMP character that is *not* in a class (the space that ends a word)
+would walk all of them. So each big class is written as "BMP bitmap, or an astral character
+that the astral ranges then confirm" (see `_one_of`); BMP text never touches the long lists.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+__all__ = ["SPLITTERS", "SPEC_PATTERNS", "pattern", "split"]
+
+SPLITTERS = ("llama3", "paper")
+
+# The spec's own text of each pattern, for `regex`. Documentation here; the tests run it.
+SPEC_PATTERNS = {
+    "llama3": r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}"
+    r"| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+",
+    "paper": r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}"
+    r"| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+",
+}
+
+MAX_CODE_POINT = 0x10FFFF
+FIRST_ASTRAL = 0x10000
+
+Ranges = tuple[tuple[int, int], ...]  # sorted, disjoint, inclusive (first, last)
+
+
+# --- Range sets -------------------------------------------------------------------------
+
+
+def _normalized(ranges) -> Ranges:
+    """Sort and merge overlapping or adjacent ranges."""
+    merged: list[list[int]] = []
+    for first, last in sorted(ranges):
+        if merged and first <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], last)
+        else:
+            merged.append([first, last])
+    return tuple((first, last) for first, last in merged)
+
+
+def _union(*sets: Ranges) -> Ranges:
+    return _normalized(r for ranges in sets for r in ranges)
+
+
+def _complement(ranges: Ranges) -> Ranges:
+    """Every code point (surrogates included: a str may hold them) not in `ranges`."""
+    out, next_free = [], 0
+    for first, last in _normalized(ranges):
+        if first > next_free:
+            out.append((next_free, first - 1))
+        next_free = last + 1
+    if next_free <= MAX_CODE_POINT:
+        out.append((next_free, MAX_CODE_POINT))
+    return tuple(out)
+
+
+def _minus(ranges: Ranges, removed: Ranges) -> Ranges:
+    return _complement(_union(_complement(ranges), removed))
+
+
+def _clip(ranges: Ranges, low: int, high: int) -> Ranges:
+    return tuple((max(a, low), min(b, high)) for a, b in ranges if b >= low and a <= high)
+
+
+# --- Pattern text -----------------------------------------------------------------------
+
+
+def _escape(cp: int) -> str:
+    return f"\\u{cp:04x}" if cp < FIRST_ASTRAL else f"\\U{cp:08x}"
+
+
+def _bracket(ranges: Ranges) -> str:
+    """A `re` character class holding exactly `ranges`."""
+    parts = (_escape(a) if a == b else f"{_escape(a)}-{_escape(b)}" for a, b in ranges)
+    return "[" + "".join(parts) + "]"
+
+
+def _one_of(ranges: Ranges) -> str:
+    """One code point in `ranges`, written so that a BMP character is decided by a bitmap.
+
+    The astral alternative starts with a single cheap range test, so `re` skips it for BMP
+    characters before looking at the long list of astral ranges (in the look-behind).
+    """
+    bmp = _clip(ranges, 0, FIRST_ASTRAL - 1)
+    astral = _clip(ranges, FIRST_ASTRAL, MAX_CODE_POINT)
+    if not astral:
+        return _bracket(bmp)
+    any_astral = _bracket(((FIRST_ASTRAL, MAX_CODE_POINT),))
+    # `re` tries the ranges in the order written, so list them from the top down: the common
+    # astral characters (emoji and symbols at U+1F000 and up, CJK ideographs in planes 2 and
+    # 3) are then found after a few tests rather than after the ~300 historic-script ranges.
+    astral_alt = any_astral if astral == ((FIRST_ASTRAL, MAX_CODE_POINT),) else (
+        f"{any_astral}(?<={_bracket(astral[::-1])})"
+    )
+    if not bmp:
+        return f"(?:{astral_alt})"
+    return f"(?:{_bracket(bmp)}|{astral_alt})"
+
+
+def _run_of(ranges: Ranges) -> str:
+    """The longest run (one or more) of code points in `ranges`, never given back.
+
+    Possessive is safe wherever this is used: each run ends its alternative or is followed
+    only by something it cannot contain, so `regex` never backtracks into it either.
+    """
+    bmp = _clip(ranges, 0, FIRST_ASTRAL - 1)
+    if bmp == ranges:
+        return _bracket(bmp) + "++"
+    # First character, then BMP runs separated by single astral characters. Every piece
+    # starts with a plain class test, which `re` checks before entering it.
+    astral = _one_of(_clip(ranges, FIRST_ASTRAL, MAX_CODE_POINT))
+    if not bmp:
+        return astral + "++"
+    more_bmp = _bracket(bmp) + "*+"
+    return f"{_one_of(ranges)}{more_bmp}(?:{astral}{more_bmp})*+"
+
+
+def _build(splitter: str) -> str:
+    """The `re` pattern text of one splitter, alternative by alternative as in the spec."""
+    from . import _ucd  # on first use only: importing functok stays cheap
+
+    letter = _normalized(_ucd.LETTER_RANGES)
+    number = _normalized(_ucd.NUMBER_RANGES)
+    space = _normalized(_ucd.WHITE_SPACE_RANGES)
+    newline = ((0x0A, 0x0A), (0x0D, 0x0D))
+    ws = _bracket(space)  # White_Space lies wholly in the BMP: one bitmap
+
+    alternatives = [
+        # (?i:'s|'t|'re|'ve|'m|'ll|'d): simple case folding adds only U+017F (long s) to s.
+        "'[sS\\u017f]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD]",
+        # [^\r\n\p{L}\p{N}]?\p{L}+ : an optional prefix character, then a word. The empty
+        # last alternative is the `?` (tried after the character, as greedy `?` is).
+        f"(?:{_one_of(_complement(_union(newline, letter, number)))}|){_run_of(letter)}",
+        # \p{N}{1,3} (llama3) or \p{N} (paper): digits in groups of up to three, or one.
+        f"{_one_of(number)}{{1,3}}+" if splitter == "llama3" else _one_of(number),
+        # ' ?[^\s\p{L}\p{N}]+[\r\n]*' : punctuation and symbols, with one leading space and
+        # any trailing line breaks.
+        f" ?{_run_of(_complement(_union(space, letter, number)))}[\\r\\n]*",
+        # \s*[\r\n]+ : whitespace up to and including the last line break of its run.
+        # Written as repeated "spaces, then a line break" so that a run with no line break
+        # (indentation) fails in one pass instead of giving back one space at a time.
+        f"(?:{_bracket(_minus(space, newline))}*+[\\r\\n])++",
+        # \s+(?!\S) : whitespace, leaving the last space to start the next word.
+        f"{ws}+(?!{_bracket(_complement(space))})",
+        # \s+ : what remains (whitespace before a word, or a lone space).
+        f"{ws}+",
+    ]
+    return "|".join(alternatives)
+
+
+@functools.cache
+def _compiled(splitter: str) -> re.Pattern[str]:
+    return re.compile(_build(splitter))
+
+
+def pattern(splitter: str) -> re.Pattern[str]:
+    """The compiled `re` pattern of a splitter (built on first use, then cached).
+
+    It has no capturing groups, so `pattern(s).findall(text)` returns the pieces.
+    """
+    if splitter not in SPLITTERS:
+        raise ValueError(f"unknown splitter {splitter!r}; expected one of {', '.join(SPLITTERS)}")
+    return _compiled(splitter)
+
+
+def split(text: str, *, splitter: str = "llama3") -> list[str]:
+    """Cut `text` into pieces; the pieces concatenate back to `text`.
+
+    >>> split("We'll meet at 10:30, won't we?")
+    ['We', "'ll", ' meet', ' at', ' ', '10', ':', '30', ',', ' won', "'t", ' we', '?']
+    >>> split("in 2026", splitter="paper")
+    ['in', ' ', '2', '0', '2', '6']
+    """
+    return pattern(splitter).findall(text)
