@@ -24,6 +24,7 @@ from .errors import FormatError
 # Modules that add a subcommand with ``add_command(subparsers)``.
 COMMAND_MODULES: list[str] = [
     "functok.demo",
+    "functok.conformance.cli",
 ]
 
 EXIT_BAD_INPUT = 2

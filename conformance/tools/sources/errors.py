@@ -123,7 +123,7 @@ def declare(v):
       spec=["output-limit"])
     e("err-big-04", "MULTIREPEAT past max_output", 'MULTIREPEAT(0,2,6) "ab"', O, 0, "ab", options=m10,
       spec=["output-limit"])
-    e("err-big-05", "an earlier group's output counts", 'REPEAT(0,5) "a" REPEAT(0,6) "b"', O, 3, "aaaaab",
+    e("err-big-05", "an earlier group's output counts", 'REPEAT(0,5) "a" REPEAT(0,6) "b"', O, 4, "aaaaab",
       options=m10, spec=["output-limit"])
     e("err-big-06", "the second of two stacked REPEATs", 'REPEAT(0,5) REPEAT(0,7) "a"', O, 3, "aaaaa",
       options=m10, spec=["output-limit"])
