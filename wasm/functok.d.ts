@@ -82,10 +82,20 @@ export interface Functok {
   inspect(text: string, options?: PretokenOptions): Inspection;
   /** A saved tokenizer: the JSON text Tokenizer.save writes, or a URL to it. */
   loadTokenizer(jsonOrURL: string | URL): Promise<Tokenizer>;
-  /** Runs conformance vector files, by path inside Pyodide's file system, in-process. */
-  runConformance(vectorFiles: string[]): unknown;
+  /** Runs the vector files in a folder of Pyodide's file system through the in-process runner. */
+  runConformance(directory: string): ConformanceReport;
   /** Writes a file into Pyodide's file system, creating its folders. */
   writeFile(path: string, data: string | Uint8Array): void;
+}
+
+export interface ConformanceReport {
+  /** e.g. "vectors: 906 passed, 0 failed, 0 skipped" */
+  summary_line: string;
+  counts: { passed: number; failed: number; skipped: number };
+  spec_version: string;
+  suite_version: string;
+  implementation: Record<string, unknown>;
+  not_passed: { id: string; file: string; status: string; message: string | null }[];
 }
 
 export interface LoadOptions {

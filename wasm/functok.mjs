@@ -130,8 +130,8 @@ function makeApi(pyodide, bridge) {
     split: (text, opts = {}) => call("split", { text, ...opts }),
     inspect: (text, opts = {}) => call("inspect", { text, ...opts }),
     loadTokenizer,
-    /** Runs conformance vector files (already in Pyodide's file system) in-process. */
-    runConformance: (vectorFiles) => call("conformance", { vector_files: vectorFiles }),
+    /** Runs the vector files in a folder of Pyodide's file system through the in-process runner. */
+    runConformance: (directory) => call("conformance", { directory }),
     /** Copies a file into Pyodide's file system (for vector files and fixtures). */
     writeFile: (path, data) => {
       pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")) || "/");

@@ -107,11 +107,21 @@ def tokenizer_decode(args: dict[str, Any]) -> str:
     return tokenizer.decode(args["ids"], **_codec_options(args, "errors", "skip_special_tokens"))
 
 
-def conformance(args: dict[str, Any]) -> Any:
-    """Runs conformance vectors in this interpreter through the suite's own in-process runner."""
-    from functok.conformance import run_in_process  # imported late: only the tests need it
+def conformance(args: dict[str, Any]) -> dict[str, Any]:
+    """Runs the vector files in a folder through the suite's own in-process runner."""
+    # Imported late: only the tests need the runner.
+    from functok.conformance import InProcessTransport, handle, load_suite, run_suite
 
-    return run_in_process(args["vector_files"])
+    report = run_suite(load_suite(args["directory"]), InProcessTransport(handle))
+    data = report.to_json()
+    return {
+        "summary_line": report.summary(),
+        "counts": data["summary"],
+        "spec_version": data["spec_version"],
+        "suite_version": data["suite_version"],
+        "implementation": data["implementation"],
+        "not_passed": [result for result in data["results"] if result["status"] != "passed"],
+    }
 
 
 OPS: dict[str, Callable[[dict[str, Any]], Any]] = {
