@@ -100,7 +100,7 @@ ALL_CODE_POINTS = "".join(map(chr, range(0x110000)))  # lone surrogates too
 def in_context(code_points) -> str:
     """Each code point c in contexts that exercise every alternative: a word's prefix, start
     and continuation, after a digit, before a line break, after an apostrophe, after a symbol."""
-    return "".join(f" {c}{c}a{c}1{c}\n'{c}.{c} " for c in map(chr, code_points))
+    return "".join(f" {c}{c}a{c}1{c}\n'{c}a.{c} " for c in map(chr, code_points))
 
 
 def range_edges() -> list[int]:
