@@ -55,3 +55,18 @@ def declare(v):
       [("\u01d7", 0, 1, "DIAERESIS(0) ACUTE(0) CAPITALIZE(0)", '"u"')], spec=SPEC + ["serialize"])
     p("pieces-20", "non-escaped private use in a base", "\uf8ffZ",
       [("\uf8ffZ", 0, 2, "CAPITALIZE(1)", '"\uf8ffz"')], spec=SPEC + ["escape"])
+    # Offsets under NFC (spec 4.4): a code point from a span that NFC changes reports the span.
+    p("pieces-21", "changed span split in two pieces: both report it", "ba\u0301\u0327x",
+      [("b\u00e1", 0, 4, "ACUTE(1)", '"ba"'), ("\u0327x", 1, 5, "", '"\u0327x"')],
+      spec=SPEC + ["offsets"])
+    p("pieces-22", "Hangul jamo span of three", "\u1100\u1161\u11a8 x",
+      [("\uac01", 0, 3, "", '"\uac01"'), (" x", 3, 5, "", '" x"')], spec=SPEC + ["offsets"])
+    p("pieces-23", "the stable code point before a changed span", "1\u212a",
+      [("1", 0, 2, "", '"1"'), ("K", 0, 2, "CAPITALIZE(0)", '"k"')], spec=SPEC + ["offsets"])
+    p("pieces-24", "an unchanged span keeps exact offsets", "x\u0301 y",
+      [("x", 0, 1, "", '"x"'), ("\u0301", 1, 2, "", '"\u0301"'), (" y", 2, 4, "", '" y"')],
+      spec=SPEC + ["offsets"])
+    p("pieces-25", "NFC off: a singleton keeps its own offsets", "1\u212a",
+      [("1", 0, 1, "", '"1"'), ("\u212a", 1, 2, "", '"\u212a"')], options={"normalize": None},
+      spec=SPEC + ["offsets"])
+
