@@ -14,10 +14,9 @@ cost[i]`` gives the ``leftmost-longest`` segmentation (the first token as long a
 among optimal segmentations, recursively). ``prefer-greedy`` returns the greedy BPE
 segmentation when it already has ``cost[0]`` tokens, and ``leftmost-longest`` otherwise.
 
-Complexity: each position tries only the distinct token lengths, in increasing order, and stops
-at the first length whose text is not a prefix of any token, so the work is
-O(len(s) x the longest matching prefix), bounded by the longest token, with no dependence on
-the vocabulary size. :func:`brute_force` is the readable oracle the tests compare against.
+Complexity: from each position the DP walks a trie of the tokens as far as the text matches a
+token prefix, so the work is O(len(s) x the longest matching prefix), bounded by the longest
+token, with no dependence on the vocabulary size. :func:`brute_force` is the readable oracle the tests compare against.
 """
 
 from __future__ import annotations
@@ -50,17 +49,15 @@ class Segmenter:
     def __init__(self, tokens: Mapping[Symbols, int], *, fallback: Fallback | None = None) -> None:
         self.tokens = dict(tokens)
         self.fallback = fallback
-        self.lengths = sorted({len(t) for t in self.tokens})
-        # Every prefix of a token that has one of the token lengths -> the token's id if that
-        # prefix is itself a token, else -1. One dict lookup answers "token?" and "go on?".
-        prefixes: dict[Symbols, int] = {}
-        for token in self.tokens:
-            for length in self.lengths:
-                if length >= len(token):
-                    break
-                prefixes.setdefault(token[:length], -1)
-        prefixes.update(self.tokens)
-        self._prefixes = prefixes
+        # A trie of nested dicts keyed by symbol (a 1-character str, or a byte as int); the
+        # key None holds the id of the token that ends at that node.
+        root: dict = {}
+        for token, tid in self.tokens.items():
+            node = root
+            for symbol in token:
+                node = node.setdefault(symbol, {})
+            node[None] = tid
+        self._trie = root
         self._fallback_cache: dict[Symbols, list[int]] = {}
         self._cache: dict[Symbols, list[int]] = {}
 
@@ -73,29 +70,29 @@ class Segmenter:
         cost: list[float] = [_INFINITY] * (n + 1)
         cost[n] = 0
         choice = [0] * (n + 1)
-        get = self._prefixes.get
-        lengths = self.lengths
+        root = self._trie
         for i in range(n - 1, -1, -1):
             best = _INFINITY
             pick = -1
-            left = n - i
-            for length in lengths:
-                if length > left:
-                    break
-                found = get(s[i : i + length])
-                if found is None:
-                    break
-                if found >= 0:
-                    c = cost[i + length] + 1
-                    if c <= best:  # ties go to the longer token: lengths ascend
-                        best = c
-                        pick = length
-            if s[i : i + 1] not in self.tokens:
-                # the fallback edge has length one, so a token of equal cost (longer) wins
+            node = root.get(s[i])
+            if node is None or None not in node:
+                # the symbol is not a token: its fallback edge (length one, so any token
+                # of equal cost is longer and wins the tie)
                 fb = self._fallback_ids(s[i : i + 1])
-                if fb is not None and cost[i + 1] + len(fb) < best:
+                if fb is not None:
                     best = cost[i + 1] + len(fb)
                     pick = 0
+            j = i + 1
+            while node is not None:
+                if None in node:
+                    c = cost[j] + 1
+                    if c <= best:  # ties go to the longer token: j grows
+                        best = c
+                        pick = j - i
+                if j == n:
+                    break
+                node = node.get(s[j])
+                j += 1
             cost[i] = best
             choice[i] = pick
         return cost, choice
@@ -189,3 +186,38 @@ def brute_force(
     # leftmost-longest: compare the edge lengths left to right, longer first
     best.sort(key=lambda r: [-n for n in r[1]])
     return [ids for ids, _ in best]
+
+
+def run_vector(pretoken: str, options: Mapping) -> list[str]:
+    """The conformance suite's ``segment`` op: the tokens of one pre-token.
+
+    ``options``: ``tokens`` (the vocabulary; id = index), ``merges`` (pairs, for greedy BPE
+    and reachability), ``special_tokens``, ``byte_fallback`` (adds ``<0x00>``..``<0xFF>``),
+    ``tie_break`` and ``reachable_only``. The vocabulary goes through the same loader as a
+    Hugging Face ``tokenizer.json``.
+
+    >>> run_vector("abc", {"tokens": ["a", "b", "c", "ab", "abc"], "merges": [["a", "b"]]})
+    ['abc']
+    """
+    from .bpe import byte_fallback_token
+    from .vocab import load_hf
+
+    tokens = list(options["tokens"])
+    if options.get("byte_fallback"):
+        tokens += [byte_fallback_token(b) for b in range(256) if byte_fallback_token(b) not in tokens]
+    vocab = {t: i for i, t in enumerate(tokens)}
+    special = [{"content": t, "id": vocab[t]} for t in options.get("special_tokens", ())]
+    model = {
+        "type": "BPE",
+        "vocab": vocab,
+        "merges": [list(m) for m in options.get("merges", ())],
+        "byte_fallback": bool(options.get("byte_fallback")),
+    }
+    vocabulary = load_hf({"model": model, "added_tokens": special})
+    ids = vocabulary.ids(
+        pretoken,
+        segmentation="optimal",
+        tie_break=options.get("tie_break", "leftmost-longest"),
+        reachable_only=bool(options.get("reachable_only")),
+    )
+    return [tokens[i] for i in ids]
