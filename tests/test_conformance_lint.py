@@ -183,3 +183,23 @@ def test_roundtrip_flags_agree_with_the_reference_encoder():
         if canonical != test.get("roundtrip", True):
             wrong.append(test["id"])
     assert not wrong
+
+
+def test_encode_vectors_have_decode_twins():
+    """INTERPRETING.md promises an <id>-dec twin for every hand-written encode vector."""
+    tests = {t["id"]: t for t in all_tests()}
+    for test in tests.values():
+        if test["op"] == "encode" and "expected" in test and not test["id"].startswith("spec-"):
+            twin = tests.get(test["id"] + "-dec")
+            assert twin is not None and twin["input"] == test["expected"], test["id"]
+
+
+def test_pretokens_vectors_join_to_the_stream():
+    """Spec 9.3: the pre-tokens concatenate to encode(x); checked against the reference encoder."""
+    for test in all_tests():
+        if test["op"] == "pretokens" and "expected" in test:
+            options = test.get("options", {})
+            stream = functok.encode(test["input"], normalize=options.get("normalize", "nfc"),
+                                    splitter=options.get("splitter", "llama3"))
+            assert "".join(test["expected"]) == stream, test["id"]
+            assert all(test["expected"]), f"{test['id']}: empty pre-token"
