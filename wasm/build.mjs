@@ -7,7 +7,8 @@
 //        2. copy the Pyodide runtime out of the pinned `pyodide` npm package;
 //        3. copy the loader, its type declarations and its Python bridge;
 //        4. copy the conformance vectors (the files themselves, not a fork of them);
-//        5. write bundle.json, which names the wheel and records versions and checksums.
+//        5. train the web demo's small tokenizer (web-demo/train_tokenizer.py) for this functok;
+//        6. write bundle.json, which names the wheel and records versions and checksums.
 // Set FUNCTOK_PYTHON to choose the interpreter that builds the wheel.
 
 import { execFileSync } from "node:child_process";
@@ -77,6 +78,14 @@ function copyVectors() {
   return names.map((name) => `conformance/vectors/${name}`);
 }
 
+// Trained here rather than checked in, so that it always matches this bundle's functok.
+function trainDemoTokenizer() {
+  execFileSync(python(), [join(ROOT, "web-demo", "train_tokenizer.py"), join(DIST, "demo-tokenizer.json")], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, PYTHONPATH: join(ROOT, "python") },
+  });
+}
+
 function listFiles(dir) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
@@ -91,6 +100,7 @@ function main() {
   const pyodideVersion = copyPyodide();
   for (const name of LOADER_FILES) cpSync(join(WASM, name), join(DIST, name));
   const vectors = copyVectors();
+  trainDemoTokenizer();
   const files = Object.fromEntries(listFiles(DIST).sort().map((path) => [relative(DIST, path), sha256(path)]));
   const bundle = {
     generated_by: "wasm/build.mjs; do not edit",

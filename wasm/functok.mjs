@@ -121,8 +121,8 @@ function makeApi(pyodide, bridge) {
     pyodide,
     version: pyodide.runPython("import functok; functok.__version__"),
     specVersion: pyodide.runPython("import functok; functok.SPEC_VERSION"),
-    /** Whether the loaded wheel has functok.Tokenizer (loadTokenizer needs it). */
-    hasTokenizer: pyodide.runPython("import functok; hasattr(functok, 'Tokenizer')"),
+    /** Whether the loaded wheel has functok.tokenizer (loadTokenizer needs it). */
+    hasTokenizer: pyodide.runPython("import importlib.util; importlib.util.find_spec('functok.tokenizer') is not None"),
     encode: (text, opts = {}) => call("encode", { text, ...opts }),
     decode: (stream, opts = {}) => call("decode", { stream, ...opts }),
     pieces: (text, opts = {}) => call("pieces", { text, ...opts }),

@@ -85,7 +85,9 @@ def inspect(args: dict[str, Any]) -> dict[str, Any]:
 
 def load_tokenizer(args: dict[str, Any]) -> dict[str, Any]:
     """Loads the single JSON file that Tokenizer.save writes; answers a handle and its facts."""
-    tokenizer = functok.Tokenizer.from_str(args["json"])
+    from functok.tokenizer import Tokenizer  # imported late: the codec alone does not need it
+
+    tokenizer = Tokenizer.from_str(args["json"])
     handle = len(_TOKENIZERS) + 1
     _TOKENIZERS[handle] = tokenizer
     return {"handle": handle, "vocab_size": tokenizer.vocab_size}

@@ -147,6 +147,7 @@ function updateDecode() {
     message.textContent = strictError ? `Lenient decoding repaired: ${strictError.kind} at code point ${strictError.offset}` : "";
   }
   message.dataset.kind = strictError?.kind ?? "";
+  message.className = mode === "strict" ? "error" : "repaired";
   $("stream-view").replaceChildren(...streamNodes(stream, strictError ? strictError.offset : -1));
 }
 

@@ -40,15 +40,18 @@ def digest(value: Any) -> str:
 
 
 def document_digests(text: str, options: dict[str, Any], handle: int | None) -> dict[str, str]:
-    found = {
-        "stream": digest(ask("encode", text=text, **options)),
-        "pieces": digest(ask("pieces", text=text, **options)),
+    """Stream and pieces digests; with a tokenizer handle, the ids under both segmentations."""
+    if handle is None:
+        return {
+            "stream": digest(ask("encode", text=text, **options)),
+            "pieces": digest(ask("pieces", text=text, **options)),
+        }
+    return {
+        f"ids_{segmentation}": digest(
+            ask("tokenizer_encode", handle=handle, text=text, segmentation=segmentation)["ids"]
+        )
+        for segmentation in ("greedy", "optimal")
     }
-    if handle is not None:
-        for segmentation in ("greedy", "optimal"):
-            encoding = ask("tokenizer_encode", handle=handle, text=text, segmentation=segmentation)
-            found[f"ids_{segmentation}"] = digest(encoding["ids"])
-    return found
 
 
 def digests(request: dict[str, Any]) -> dict[str, Any]:
@@ -84,9 +87,9 @@ def errors(request: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def train_tokenizer(request: dict[str, Any]) -> dict[str, Any]:
-    import functok
+    from functok.tokenizer import Tokenizer
 
-    tokenizer = functok.Tokenizer.train(
+    tokenizer = Tokenizer.train(
         iter(request["texts"]), vocab_size=request["vocab_size"], show_progress=False
     )
     with tempfile.TemporaryDirectory() as tmp:
