@@ -114,6 +114,36 @@ def declare(v):
     v.encode("rep-unit-23", "unit of a supplementary character pair",
              "\U0001f600\U0001f601" * 3, 'MULTIREPEAT(0,2,3) "\U0001f600\U0001f601"', spec=ENC)
 
+    v.encode("rep-unit-25", "a run of two can start a unit", "aabaabaab",
+             'MULTIREPEAT(0,3,3) "aab"', spec=ENC)
+    v.encode("rep-unit-26", "a unit may hold a run of three", "abbbabbbabbb",
+             'MULTIREPEAT(0,4,3) "abbb"', spec=ENC)
+    v.encode("rep-unit-27", "unit with an inner run of two", "abbabbabb",
+             'MULTIREPEAT(0,3,3) "abb"', spec=ENC)
+    v.encode("rep-unit-28", "two and a half copies stay literal", "ababa", '"ababa"', spec=ENC)
+    v.encode("rep-unit-29", "256 copies of a unit of three", "abc" * 256,
+             'MULTIREPEAT(0,3,255) "abcabc"', spec=ENC)
+    v.encode("rep-unit-30", "unit after a long run", "a" * 300 + "bcbcbc",
+             'REPEAT(0,255) REPEAT(1,45) MULTIREPEAT(2,4,3) "aabc"', spec=ENC + ["serialize"])
+    v.encode("rep-unit-31", "two different units in one piece", "ababab" + "cdecdecde",
+             'MULTIREPEAT(0,2,3) MULTIREPEAT(2,5,3) "abcde"', spec=ENC + ["serialize"])
+    v.encode("rep-unit-32", "a unit then a run of its last letter", "abababbbb",
+             'MULTIREPEAT(0,2,3) REPEAT(2,3) "abb"', spec=ENC + ["serialize"])
+    v.encode("rep-unit-33", "unit of three spaces-free symbols", "<->" * 4,
+             'MULTIREPEAT(0,3,4) "<->"', spec=ENC)
+    v.encode("rep-unit-34", "a unit whose copies differ in case is two units", "abABab",
+             'CAPITALIZE(2) CAPITALIZE(3) "ababab"', spec=ENC + ["marks-case"])
+    v.encode("rep-unit-35", "unit of a letter and its accented form", "e\u00e9e\u00e9e\u00e9",
+             'MULTIREPEAT(0,2,3) ACUTE(1) "ee"', spec=ENC + ["marks-case"])
+    v.encode("rep-run-21", "a run of a letter and its accented form differs", "ee\u00e9",
+             'ACUTE(2) "eee"', spec=ENC + ["marks-case"])
+    v.encode("rep-run-22", "run of five spaces between words", "x     y",
+             '"x" REPEAT(0,4) " " " y"', spec=ENC + ["split"])
+    v.encode("rep-run-23", "run of newlines after a word", "x\n\n\n\n\n",
+             '"x" REPEAT(0,5) "\\n"', spec=ENC + ["split"])
+    v.encode("rep-run-24", "run of tabs then a word", "\t\t\t\tx",
+             'REPEAT(0,3) "\\t" "\\tx"', spec=ENC + ["split"])
+
     # Decoding repeats, canonical and not.
     v.decode("rep-dec-01", "stacked REPEATs compose (observed: 6 newlines)",
              'REPEAT(0,4) REPEAT(0,3) "\\n"', "\n" * 6, spec=DEC, roundtrip=False)
@@ -148,3 +178,12 @@ def declare(v):
              'MULTIREPEAT(2,4,3) "xycd"', "xycdcdcd", spec=DEC, roundtrip=True)
     v.decode("rep-dec-17", "repeat range checked after an earlier expansion",
              'MULTIREPEAT(0,2,2) MULTIREPEAT(0,4,2) "ab"', "abababab", spec=DEC, roundtrip=False)
+    v.decode("rep-dec-18", "MULTIREPEAT with 255 copies", 'MULTIREPEAT(0,2,255) "ab"', "ab" * 255,
+             spec=DEC, roundtrip=True)
+    v.decode("rep-dec-19", "a repeat on the last slot of a group spanning tokens",
+             'REPEAT(4,3) "ab" " c" "d"', "ab cddd", spec=DEC + ["decode-groups"], roundtrip=False)
+    v.decode("rep-dec-20", "two MULTIREPEATs, higher start first",
+             'MULTIREPEAT(0,2,2) MULTIREPEAT(2,4,2) "abcd"', "ababcdcd", spec=DEC, roundtrip=False)
+    v.decode("rep-dec-21", "REPEAT with count 255 of a composed slot",
+             'REPEAT(0,255) ACUTE(0) "e"', "\u00e9" * 255, spec=DEC + ["decode-marks"], roundtrip=True)
+

@@ -68,6 +68,15 @@ def declare(v):
     v.encode("slot-fold-10", "run of 3 capitals at slot 256 stays literal", w256 + "ZZZ",
              f'"{w256}ZZZ"', spec=ENC + ["fold"])
 
+    v.encode("slot-fold-11", "chunks after slot 255 are literal copies", w255 + "z" * 600,
+             f'REPEAT(255,255) "{w255}z' + "z" * 345 + '"', spec=ENC + ["fold"])
+    v.encode("slot-fold-12", "run of three at slot 254", word(254) + "zzz",
+             f'REPEAT(254,3) "{word(254)}z"', spec=ENC + ["fold"])
+    v.encode("slot-fold-13", "a run of 300 starting at slot 255", w255 + "z" * 300,
+             f'REPEAT(255,255) "{w255}z' + "z" * 45 + '"', spec=ENC + ["fold"])
+    v.encode("slot-fold-14", "two capitals around the limit in one piece", "Q" + w300[1:255] + "XY",
+             f'CAPITALIZE(0) CAPITALIZE(255) "q{w300[1:255]}xY"', spec=ENC + ["marks-case", "serialize"])
+
     # Decoding: instructions name slots 0..255 of text that may be much longer.
     v.decode("slot-dec-01", "CAPITALIZE(255) on a 300-slot group", f'CAPITALIZE(255) "{w300}"',
              with_char(w300, 255, "V"), spec=DEC, roundtrip=True)

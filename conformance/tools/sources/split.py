@@ -52,6 +52,37 @@ def declare(v):
       ["\U00010400\U00010428"], spec=SPL)
     s("split-38", "newline then spaces then word", "a\n  b", ["a", "\n", " ", " b"], spec=SPL)
 
+    s("split-39", "no-break spaces before a word", "\u00a0\u00a0x", ["\u00a0", "\u00a0x"], spec=SPL)
+    s("split-40", "ideographic space prefixes a word", "\u3000x", ["\u3000x"], spec=SPL + ["chardata"])
+    s("split-41", "line separator is whitespace, not a newline", "a\u2028b", ["a", "\u2028b"],
+      spec=SPL + ["chardata"])
+    s("split-42", "two CRLFs are one piece", "x\r\n\r\ny", ["x", "\r\n\r\n", "y"], spec=SPL)
+    s("split-43", "spaces, newline, spaces, word", "  \n  x", ["  \n", " ", " x"], spec=SPL)
+    s("split-44", "currency sign is punctuation, digits follow", "$100", ["$", "100"], spec=SPL)
+    s("split-45", "abbreviation with dots", "e.g.", ["e", ".g", "."], spec=SPL)
+    s("split-46", "inverted question mark joins the word", "\u00bfQu\u00e9?", ["\u00bfQu\u00e9", "?"],
+      spec=SPL)
+    s("split-47", "percent after digits", "100%", ["100", "%"], spec=SPL)
+    s("split-48", "right quote contraction is not split off", "don\u2019t", ["don", "\u2019t"], spec=SPL)
+    s("split-49", "contraction at the start of the text", "'s", ["'s"], spec=SPL + ["contractions"])
+    s("split-50", "apostrophe-ll before more letters", "we'llx", ["we", "'ll", "x"], spec=SPL + ["contractions"])
+    s("split-51", "apostrophe-L-l is a contraction", "I'Ll", ["I", "'Ll"], spec=SPL + ["contractions"])
+    s("split-52", "Kelvin sign does not match the contraction", "x'\u212a", ["x", "'\u212a"],
+      spec=SPL + ["contractions"])
+    s("split-53", "space then punctuation then newline", "a !\n", ["a", " !\n"], spec=SPL)
+    s("split-54", "two spaces then punctuation", "a  !", ["a", " ", " !"], spec=SPL)
+    s("split-55", "trailing newline run after spaces", "a \n\n", ["a", " \n\n"], spec=SPL)
+    s("split-56", "only whitespace", " \t ", [" \t "], spec=SPL)
+    s("split-57", "digits of four scripts", "1\u0661\u0967\uff11", ["1\u0661\u0967", "\uff11"], spec=SPL)
+    s("split-58", "letter-digit-letter", "a1b", ["a", "1", "b"], spec=SPL)
+    s("split-59", "a space and a mark form one punctuation piece", " \u0301x", [" \u0301", "x"], spec=SPL)
+    s("split-60", "digits run of seven", "1234567", ["123", "456", "7"], spec=SPL)
+    s("split-61", "vertical tab and form feed are whitespace", "a\u000b\u000cb", ["a", "\u000b", "\u000cb"],
+      spec=SPL + ["chardata"])
+    s("split-62", "next line U+0085 is whitespace, not CR/LF", "a\u0085\u0085b", ["a", "\u0085", "\u0085b"],
+      spec=SPL + ["chardata"])
+    s("split-63", "U+001F is not whitespace", "a\u001f b", ["a", "\u001f", " b"], spec=SPL + ["chardata"])
+
     # paper: single digits.
     s("split-paper-01", "paper splits digits one by one", "12345", ["1", "2", "3", "4", "5"],
       options=PAPER, spec=SPP)
@@ -63,6 +94,10 @@ def declare(v):
     s("split-paper-05", "paper: Arabic-Indic digits one by one", "\u0661\u0662",
       ["\u0661", "\u0662"], options=PAPER, spec=SPP)
     s("split-paper-06", "paper: decimal number", "3.14", ["3", ".", "1", "4"], options=PAPER, spec=SPP)
+    s("split-paper-07", "paper: contraction and spaces as in llama3", "I'm  here", ["I", "'m", " ", " here"],
+      options=PAPER, spec=SPP)
+    s("split-paper-08", "paper: digits after letters and space", "a 12", ["a", " ", "1", "2"],
+      options=PAPER, spec=SPP)
 
     # The splitter changes what folds.
     ENC = ["encode", "split", "fold"]
