@@ -261,10 +261,7 @@ def test_canonical_mappings_match_unicodedata2():
         if d and not d.startswith("<") and not 0xAC00 <= cp <= 0xD7A3:
             expected[cp] = tuple(int(x, 16) for x in d.split())
     assert rows == expected
-    runtime = {}
-    for entry in _ucd._CANONICAL_MAPPINGS.split():
-        cp, *parts = entry.split(",")
-        runtime[int(cp, 16)] = tuple(int(p, 16) for p in parts)
+    runtime = {cp: tuple(parts) for cp, *parts in _ucd._fields(_ucd._CANONICAL_MAPPINGS)}
     assert runtime == expected
 
 

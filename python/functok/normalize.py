@@ -48,11 +48,10 @@ def _combining_classes() -> dict[str, int]:
 
 def _canonical_mappings() -> dict[str, str]:
     """One-level canonical decomposition mappings, char -> str."""
-    out = {}
-    for entry in _ucd._CANONICAL_MAPPINGS.split():
-        cp, *parts = entry.split(",")
-        out[chr(int(cp, 16))] = "".join(chr(int(p, 16)) for p in parts)
-    return out
+    return {
+        chr(cp): "".join(map(chr, parts))
+        for cp, *parts in _ucd._fields(_ucd._CANONICAL_MAPPINGS)
+    }
 
 
 def _full_decompositions(mappings: dict[str, str]) -> dict[str, str]:
@@ -90,7 +89,8 @@ def _char_class(cps: list[int]) -> str:
             items[-1][1] = cp
         else:
             items.append([cp, cp])
-    return "".join(f"\\U{a:08x}" if a == b else f"\\U{a:08x}-\\U{b:08x}" for a, b in items)
+    # Literal characters parse faster than escapes (none of these is special inside a class).
+    return "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in items)
 
 
 _CCC = _combining_classes()
@@ -111,7 +111,7 @@ _QC_NOT_YES_BMP = sorted(
 # them), so the fast classes take the whole astral range instead: a *candidate* is an unstable
 # BMP character or any astral one. Astral characters are rare, and those that are stable are
 # sorted out on the spans only.
-_ASTRAL = "\\U00010000-\\U0010ffff"
+_ASTRAL = "\U00010000-\U0010ffff"
 _CANDIDATES = _ASTRAL + _char_class([cp for cp in _UNSTABLE_CPS if cp < 0x10000])
 # A *run* is a maximal run of candidates. A run of one character that has NFC_QC Yes (so a
 # combining mark with ccc != 0, as after most Indic consonants) never changes: it cannot combine
