@@ -18,7 +18,7 @@ by one, after the bitmap that covers the Basic Multilingual Plane. The letter cl
 300 such ranges, and a BMP character that is *not* in a class (the space that ends a word)
 would walk all of them. So each big class is written as "BMP bitmap, or an astral character
 that the astral ranges then confirm" (see `_one_of`); BMP text never touches the long lists.
-Runs are possessive and `\s*[\r\n]+` is rewritten so that it never backtracks; each rewrite
+Runs are possessive and `\\s*[\\r\\n]+` is rewritten so that it never backtracks; each rewrite
 is commented where it is made. bench/split.py measures the result against `regex`.
 """
 
