@@ -145,3 +145,39 @@ def declare(v):
             spec=["surrogates", "pieces"])
     v.error("err-surr-pretok-01", "pretokens rejects a lone surrogate", "pretokens", "\ud800", S, 0, None,
             spec=["surrogates", "pretokens"])
+
+    # output-too-large counts code points, not slots.
+    e("err-big-07", "a slot with an appended mark counts two code points",
+      'REPEAT(0,5) ACUTE(0) "q"', O, 0, "q\u0301", options={"max_output": 9}, spec=["decode-marks"])
+    d = v.decode
+    LIM = ["output-limit", "decode"]
+    d("lim-01", "five copies of a two-code-point slot fit 10", 'REPEAT(0,5) ACUTE(0) "q"', "q\u0301" * 5,
+      options={"max_output": 10}, spec=LIM + ["decode-marks"], roundtrip=False)
+    d("lim-02", "an escaped slot counts one code point", 'REPEAT(0,10) ESCAPE "\ue000"', "\ue000" * 10,
+      options={"max_output": 10}, spec=LIM + ["decode-groups"], roundtrip=True)
+    d("lim-03", "a composed slot counts one code point", 'REPEAT(0,10) ACUTE(0) "e"', "\u00e9" * 10,
+      options={"max_output": 10}, spec=LIM + ["decode-marks"], roundtrip=True)
+    d("lim-04", "max_output 0 still allows plain text", '"abc"', "abc", options={"max_output": 0},
+      spec=LIM, roundtrip=True)
+
+    # Lenient decoding of streams with several errors (expected output under errors="replace").
+    R = {"errors": "replace"}
+    LEN = ["lenient", "decode-parse"]
+    d("lenient-01", "unknown opcode and its would-be arguments vanish", 'U+E110 ARG(0) ARG(1) "x"', "x",
+      options=R, spec=LEN, roundtrip=False)
+    d("lenient-02", "a soup of bad code points leaves the text",
+      '"a" ARG(0) OPCODE(REPEAT) U+EFFE ESCAPE', "a", options=R, spec=LEN + ["decode-groups"], roundtrip=False)
+    d("lenient-03", "a dangling group of two instructions is dropped", 'CAPITALIZE(0) CAPITALIZE(0)', "",
+      options=R, spec=LEN + ["dangling"], roundtrip=False)
+    d("lenient-04", "surrogate, bad position and escape at end together",
+      '"\\ud800" CAPITALIZE(5) "a" ESCAPE', "\ufffda", options=R,
+      spec=LEN + ["decode-positions", "decode-groups"], roundtrip=False)
+    d("lenient-05", "good instructions survive bad neighbours",
+      'CAPITALIZE(0) ARG(9) U+E300 ACUTE(1) REPEAT(0,0) "ae"', "A\u00e9", options=R,
+      spec=LEN + ["decode-repeat"], roundtrip=False)
+    d("lenient-06", "a dropped repeat leaves the list for the next one",
+      'REPEAT(0,2) REPEAT(1,2) "a"', "aa", options=R, spec=LEN + ["decode-repeat"], roundtrip=False)
+    d("lenient-07", "an escaped opcode survives lenient decoding", 'ESCAPE "\ue100" ARG(3)', "\ue100",
+      options=R, spec=LEN + ["lenient"], roundtrip=False)
+    d("lenient-08", "a truncated instruction at the end is dropped", '"ab" MULTIREPEAT(0,1,2) OPCODE(REPEAT)',
+      "ab", options=R, spec=LEN + ["dangling"], roundtrip=False)
