@@ -6,11 +6,11 @@ Pyodide on Python 3.14 has 16.0), and the format must give the same output every
 
 Speed comes from the quick check. A character is *stable* when its canonical combining class is
 0 and its NFC_Quick_Check is Yes: nothing before it can combine or reorder with it, so NFC never
-changes text across the boundary in front of it. One C-level ``re`` search for an unstable
-character decides most inputs (already-NFC text is returned as it is, with no Python loop).
-Otherwise only the *spans* that need work are normalized: a maximal run of unstable characters
-together with the stable character just before it (the starter it may compose with). Everything
-else is copied by slicing, and the spans' results are cached, since natural text repeats them.
+changes text across the boundary in front of it. One C-level ``re`` search for characters that
+are not stable decides most inputs (already-NFC text is returned as it is, with no Python loop).
+Otherwise only the *spans* that need work are normalized: a run of such characters together
+with the stable character just before it (the starter it may compose with). Everything else is
+copied by slicing, and the spans' results are cached, since natural text repeats them.
 
 >>> nfc("e\\u0301")
 'é'
@@ -101,33 +101,31 @@ del _MAPPINGS
 
 _UNSTABLE_CPS = _unstable_code_points()
 _UNSTABLE_SET = frozenset(map(chr, _UNSTABLE_CPS))
-_QC_NOT_YES_BMP = sorted(
-    cp
-    for cp in _code_points(_ucd._NFC_QC_NO_RANGES + _ucd._NFC_QC_MAYBE_RANGES)
-    if cp < 0x10000
-)
-# The search runs over every character of the input, so its classes must be cheap. `re` checks a
-# class's BMP part with one table lookup but its astral ranges one by one (about a hundred of
-# them), so the fast classes take the whole astral range instead: a *candidate* is an unstable
-# BMP character or any astral one. Astral characters are rare, and those that are stable are
-# sorted out on the spans only.
+_QC_NOT_YES_BMP = [
+    cp for cp in _code_points(_ucd._NFC_QC_NO_RANGES + _ucd._NFC_QC_MAYBE_RANGES) if cp < 0x10000
+]
+
+# Finding the work. The search runs over every character of the input, so its classes must be
+# cheap: `re` tests a class's BMP part with one table lookup but its astral ranges one by one
+# (about a hundred of them). So the search uses *candidates*: the unstable BMP characters and
+# every astral character. Astral characters are rare; the stable ones are sorted out later.
+#
+# A *run* is a maximal run of candidates, and a *span* is a run plus the stable character before
+# it (the starter the run may compose with; absent at the start of the text). Both ends of a span
+# are boundaries that NFC does not act across, so spans normalize independently.
+#
+# A run of one BMP character with NFC_QC Yes (a combining mark, as after most Indic consonants)
+# never changes: it cannot combine with the stable character before it, and there is nothing to
+# reorder it with. _RUN skips those and finds every other run, in C. It starts with a plain
+# class so that `re` scans ahead to candidates fast (a leading optional character or an
+# alternation would make it try the pattern at every position of the text).
 _ASTRAL = "\U00010000-\U0010ffff"
 _CANDIDATES = _ASTRAL + _char_class([cp for cp in _UNSTABLE_CPS if cp < 0x10000])
-# A *run* is a maximal run of candidates. A run of one character that has NFC_QC Yes (so a
-# combining mark with ccc != 0, as after most Indic consonants) never changes: it cannot combine
-# with the stable character before it, and there is nothing to reorder it with. So the runs
-# worth looking at are those of two or more characters, and single astral or NFC_QC No/Maybe
-# characters; one pattern finds exactly those, in C
-# (The pattern starts with a plain class so that `re` can skip to candidates in its fast scan.)
 _RUN = re.compile(
     f"[{_CANDIDATES}](?:[{_CANDIDATES}]+|(?<=[{_ASTRAL}{_char_class(_QC_NOT_YES_BMP)}]))"
 )
-# Inside long spans only: the exact runs of unstable characters.
+# Inside long spans only: the maximal runs of exactly the unstable characters.
 _EXACT_RUN = re.compile(f"[{_char_class(_UNSTABLE_CPS)}]+")
-# A *span* is a run plus the stable character before it (the starter the run may compose with;
-# absent at the start of the text). Both ends of a span are boundaries that NFC does not act
-# across, so spans normalize independently. (The regexes find runs only: a pattern starting with
-# an optional character would be tried at every position of the text, which is slow.)
 
 # Hangul syllables (Unicode section 3.12), handled algorithmically.
 _S_BASE, _L_BASE, _V_BASE, _T_BASE = 0xAC00, 0x1100, 0x1161, 0x11A7
@@ -196,9 +194,12 @@ def _pair(first: str, second: str) -> str | None:
 def _compose(chars: list[str]) -> str:
     """Canonical composition (UAX #15, 'Canonical Composition Algorithm').
 
-    Each character is tried against the last starter; it combines unless it is blocked, that
-    is, unless a character between them has a class of 0 or a class >= its own. A span that
-    starts with a non-starter has no starter until the first class-0 character.
+    Each character is tried against the last starter. It is blocked from it when a character
+    left between them has class 0 or a class >= its own; since the marks are in canonical order,
+    it is enough to compare with the last one left (``last_class``; 0 means none is left, the
+    character is adjacent to the starter). An unblocked character that forms a primary composite
+    with the starter replaces the starter and disappears. A span that starts with a non-starter
+    has no starter until its first class-0 character.
     """
     if not chars:
         return ""
