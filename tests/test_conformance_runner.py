@@ -199,3 +199,17 @@ def test_functok_conformance_subcommand_is_registered():
                           capture_output=True, text=True, cwd=REPO)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "vectors: 1 passed, 0 failed, 0 skipped"
+
+
+def test_in_process_run_needs_no_subprocess_or_thread():
+    """Pyodide has neither: the in-process path must not import them."""
+    code = ("import sys\n"
+            "import functok.conformance as c\n"
+            "suite = c.load_suite()\n"
+            "suite.vectors = suite.vectors[:50]\n"
+            "report = c.run_suite(suite, c.InProcessTransport(c.handle))\n"
+            "assert report.ok, report.summary()\n"
+            "print(sorted(m for m in ('subprocess', 'threading', 'queue') if m in sys.modules))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
