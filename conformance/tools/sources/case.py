@@ -53,6 +53,22 @@ def declare(v):
     v.encode("case-script-10", "Latin capital thorn", "\u00de",
              'CAPITALIZE(0) "\u00fe"', spec=ENC)
 
+    v.encode("case-script-11", "Greek capital with prosgegrammeni pairs (Lt)", "\u1f88",
+             'CAPITALIZE(0) "\u1f80"', spec=ENC)
+    v.encode("case-script-12", "Cherokee capital pairs with its small letter", "\u13a0",
+             'CAPITALIZE(0) "\uab70"', spec=ENC)
+    v.encode("case-script-13", "Georgian Mtavruli pairs with Mkhedruli", "\u1c90",
+             'CAPITALIZE(0) "\u10d0"', spec=ENC)
+    v.encode("case-script-14", "Osage capital outside the BMP", "\U000104b0",
+             'CAPITALIZE(0) "\U000104d8"', spec=ENC)
+    v.encode("case-script-15", "Adlam capital in a word", "\U0001e920\U0001e942",
+             'CAPITALIZE(0) "\U0001e942\U0001e942"', spec=ENC)
+    v.encode("case-script-16", "Greek capital alpha with prosgegrammeni (U+1FBC)", "\u1fbc",
+             'CAPITALIZE(0) "\u1fb3"', spec=ENC)
+    v.encode("case-nopair-19", "theta symbol has no pair", "\u03d1", '"\u03d1"', spec=ENC)
+    v.encode("case-nopair-20", "prosgegrammeni U+1FBE is iota after NFC", "\u1fbe", '"\u03b9"',
+             decoded="\u03b9", spec=ENC + ["nfc"])
+
     # Characters without a bijective simple pair stay literal.
     v.encode("case-nopair-01", "titlecase Dz digraph stays literal", "\u01c5", '"\u01c5"', spec=ENC)
     v.encode("case-nopair-02", "titlecase Lj digraph stays literal", "\u01c8", '"\u01c8"', spec=ENC)
@@ -124,3 +140,12 @@ def declare(v):
              'CAPITALIZE(0) ESCAPE "\ue000"', "\ue000", spec=DEC + ["escape"], roundtrip=False)
     v.decode("case-dec-18", "CAPITALIZE on long s is a no-op", 'CAPITALIZE(0) "\u017f"', "\u017f",
              spec=DEC, roundtrip=False)
+    v.decode("case-dec-19", "CAPITALIZE gives a titlecase Greek letter (U+1F88)",
+             'CAPITALIZE(0) "\u1f80"', "\u1f88", spec=DEC, roundtrip=True)
+    v.decode("case-dec-20", "CAPITALIZE on a Cherokee small letter", 'CAPITALIZE(0) "\uab70"', "\u13a0",
+             spec=DEC, roundtrip=True)
+    v.decode("case-dec-21", "CAPITALIZE on an escaped lowercase letter", 'CAPITALIZE(0) ESCAPE "a"', "A",
+             spec=DEC + ["decode-groups"], roundtrip=False)
+    v.decode("case-dec-22", "CAPITALIZE on the theta symbol is a no-op", 'CAPITALIZE(0) "\u03d1"', "\u03d1",
+             spec=DEC, roundtrip=False)
+

@@ -167,6 +167,17 @@ def declare(v):
     v.encode("dia-script-10", "every vowel marked", "\u00e1\u00e9\u00ed\u00f3\u00fa",
              'ACUTE(0) ACUTE(1) ACUTE(2) ACUTE(3) ACUTE(4) "aeiou"', spec=ENC + ["serialize"])
 
+    check_decomposes("\u0385", "\u00a8", "\u0301")
+    check_decomposes("\u1fed", "\u00a8", "\u0300")
+    v.encode("dia-script-11", "dialytika tonos: a mark on a symbol base", "\u0385",
+             'ACUTE(0) "\u00a8"', spec=ENC)
+    v.encode("dia-script-12", "dialytika varia: grave on a symbol base", "\u1fed",
+             'GRAVE(0) "\u00a8"', spec=ENC)
+    v.encode("dia-script-13", "Greek oxia letter is NFC-mapped to tonos", "\u1f71",
+             'ACUTE(0) "\u03b1"', decoded="\u03ac", spec=ENC + ["nfc"])
+    v.encode("dia-script-14", "Greek oxia letter without NFC stays literal", "\u1f71",
+             '"\u1f71"', options={"normalize": None}, spec=ENC + ["nfc-modes"])
+
     # Decoding: composition is an exact lookup of (slot, mark sequence).
     v.decode("dia-dec-01", "marks in non-canonical order stay separate",
              'ACUTE(0) DIAERESIS(0) "u"', "u\u0301\u0308", spec=DEC, roundtrip=False)
