@@ -185,7 +185,8 @@ def test_cli_exit_status_is_non_zero_on_a_failure(tmp_path, capsys):
     status = module_main(["--vectors", str(tmp_path)])
     out = capsys.readouterr().out.splitlines()
     assert status == 1
-    assert out[0].startswith("FAIL mini-enc (wrong.json): expected")
+    assert out[0].startswith("functok ") and ": 1 vectors of suite" in out[0]
+    assert out[1].startswith("FAIL mini-enc (wrong.json): expected")
     assert out[-1] == "vectors: 0 passed, 1 failed, 0 skipped"
 
 

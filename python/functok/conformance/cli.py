@@ -63,10 +63,6 @@ def run_command(args: argparse.Namespace) -> int:
         print(f"functok conformance: {error}", file=sys.stderr)
         transport.close()
         return EXIT_CANNOT_RUN
-    name = report.implementation.get("name", "?")
-    version = report.implementation.get("version", "?")
-    print(f"{name} {version} against suite {report.suite_version} (spec {report.spec_version}) "
-          f"from {suite.directory}")
     if args.json:
         args.json.write_text(json.dumps(report.to_json(), ensure_ascii=True, indent=1) + "\n", encoding="utf-8")
     print(report.summary())

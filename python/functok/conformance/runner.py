@@ -87,6 +87,7 @@ def run_suite(suite: Suite, transport, *, run: list[str] | None = None, skip: li
                     ",".join(sorted(suite.suite_versions)), answer.get("implementation", {}))
     ops = set(answer["ops"]) if answer.get("ops") else None
     chosen, skipped = select(suite.vectors, run, skip)
+    emit(_header(report, len(chosen), suite))
     for vector in skipped:
         report.results.append(Result(vector.id, vector.file, "skipped", "--skip"))
     try:
@@ -120,6 +121,13 @@ def run_vector(vector: Vector, transport, timeout: float | None, ops: set[str] |
         if message is not None:
             return Result(vector.id, vector.file, "failed", message)
     return Result(vector.id, vector.file, "passed")
+
+
+def _header(report: Report, count: int, suite: Suite) -> str:
+    implementation = report.implementation
+    where = f" from {suite.directory}" if suite.directory else ""
+    return (f"{implementation.get('name', '?')} {implementation.get('version', '')}".rstrip()
+            + f": {count} vectors of suite {report.suite_version} (spec {report.spec_version}){where}")
 
 
 def _line(result: Result) -> str:
