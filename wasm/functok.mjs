@@ -100,11 +100,21 @@ export async function readBundleInfo() {
 
 function makeApi(pyodide, bridge) {
   const pyCall = bridge.call;
+  const pyTextCall = bridge.text_call;
   // One call across the boundary: JSON in, JSON out, errors rebuilt as FunctokError.
   function call(op, args) {
     const answer = JSON.parse(pyCall(op, JSON.stringify(args)));
     if (answer.error) throw new FunctokError(answer.error);
     return answer.ok;
+  }
+
+  // encode and decode: the text crosses as a string, not inside JSON (they are the hot path).
+  function textCall(op, text, options) {
+    const answer = pyTextCall(op, text, JSON.stringify(options));
+    if (typeof answer === "string") return answer;
+    const error = answer.toJs({ dict_converter: Object.fromEntries });
+    answer.destroy();
+    throw new FunctokError(error);
   }
 
   async function loadTokenizer(jsonOrURL) {
@@ -123,8 +133,8 @@ function makeApi(pyodide, bridge) {
     specVersion: pyodide.runPython("import functok; functok.SPEC_VERSION"),
     /** Whether the loaded wheel has functok.tokenizer (loadTokenizer needs it). */
     hasTokenizer: pyodide.runPython("import importlib.util; importlib.util.find_spec('functok.tokenizer') is not None"),
-    encode: (text, opts = {}) => call("encode", { text, ...opts }),
-    decode: (stream, opts = {}) => call("decode", { stream, ...opts }),
+    encode: (text, opts = {}) => textCall("encode", text, opts),
+    decode: (stream, opts = {}) => textCall("decode", stream, opts),
     pieces: (text, opts = {}) => call("pieces", { text, ...opts }),
     pretokens: (text, opts = {}) => call("pretokens", { text, ...opts }),
     split: (text, opts = {}) => call("split", { text, ...opts }),

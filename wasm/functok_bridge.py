@@ -149,6 +149,22 @@ def error_to_json(error: Exception) -> dict[str, Any]:
     }
 
 
+# Text in, text out: encode and decode skip JSON on their hot path (see text_call).
+TEXT_OPS: dict[str, Callable[..., str]] = {"encode": functok.encode, "decode": functok.decode}
+
+
+def text_call(op: str, text: str, options: str) -> str | dict[str, Any]:
+    """encode or decode with the text passed as it is: a str answer, or an error dict.
+
+    JavaScript receives a str as a string and anything else as a proxy, which is how it tells
+    the two apart without wrapping megabytes of stream in JSON.
+    """
+    try:
+        return TEXT_OPS[op](text, **json.loads(options))
+    except Exception as error:  # noqa: BLE001 - the JavaScript side rethrows it as an Error
+        return error_to_json(error)
+
+
 def call(op: str, request: str) -> str:
     """Runs one operation; every Python exception becomes an error answer, never a crash."""
     try:
