@@ -214,3 +214,14 @@ def test_in_process_run_needs_no_subprocess_or_thread():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_reference_handle_declines_an_unknown_op():
+    answer = handle({"cmd": "run", "seq": 3, "vector": {"id": "x", "op": "segment", "input": "a", "options": {}}})
+    assert answer == {"seq": 3, "skipped": "op 'segment' is not implemented"}
+
+
+def test_reference_handle_reports_format_errors_as_results():
+    answer = handle({"cmd": "run", "seq": 1, "vector": {"id": "x", "op": "decode", "input": "ab\uefff",
+                                                          "options": dict(DEFAULT_OPTIONS)}})
+    assert answer == {"seq": 1, "result": {"error": {"kind": "escape-at-end", "offset": 2}}}
