@@ -145,9 +145,16 @@ class Collector:
     # -- pieces, pretokens, split ------------------------------------------------------
     def pieces(self, id: str, description: str, text: str, pieces: list[tuple], *, spec,
                options: dict | None = None) -> None:
-        """pieces: (text, start, end, "INSTR(..) INSTR(..)", base-notation) per piece."""
-        expected = [{"text": t, "start": s, "end": e, "instructions": instruction_text(instrs),
-                     "base": assemble(base)} for (t, s, e, instrs, base) in pieces]
+        """pieces: (text, start, end, "INSTR(..) INSTR(..)", base-notation[, slot_starts]) per piece.
+
+        `encoded` is the group then the base, assembled from the same notation (spec 6.5)."""
+        expected = []
+        for text_, start, end, instrs, base, *slot_starts in pieces:
+            piece = {"text": text_, "start": start, "end": end, "instructions": instruction_text(instrs),
+                     "base": assemble(base), "encoded": assemble(instrs + " " + base)}
+            if slot_starts:
+                piece["slot_starts"] = list(slot_starts[0])
+            expected.append(piece)
         for piece in expected:
             if not 0 <= piece["start"] <= piece["end"] <= len(text):
                 raise ValueError(f"{id}: offsets out of the input")

@@ -70,3 +70,20 @@ def declare(v):
       [("1", 0, 1, "", '"1"'), ("\u212a", 1, 2, "", '"\u212a"')], options={"normalize": None},
       spec=SPEC + ["offsets"])
 
+    # slot_starts: for slot j, the offset in the piece's text where it begins (spec 6.5).
+    p("pieces-26", "slot_starts of a plain word", "Hello",
+      [("Hello", 0, 5, "CAPITALIZE(0)", '"hello"', [0, 1, 2, 3, 4])], spec=SPEC)
+    p("pieces-27", "slot_starts skip the copies a REPEAT folds", "baaad",
+      [("baaad", 0, 5, "REPEAT(1,3)", '"bad"', [0, 1, 4])], spec=SPEC + ["fold"])
+    p("pieces-28", "slot_starts of a MULTIREPEAT unit and what follows", "xababab!",
+      [("xababab", 0, 7, "MULTIREPEAT(1,3,3)", '"xab"', [0, 1, 2]), ("!", 7, 8, "", '"!"', [0])],
+      spec=SPEC + ["fold"])
+    p("pieces-29", "slot_starts count code points of the NFC text", "\U00010400e\u0301e",
+      [("\U00010400\u00e9e", 0, 4, "ACUTE(1) CAPITALIZE(0)", '"\U00010428ee"', [0, 1, 2])],
+      spec=SPEC + ["offsets"])
+    p("pieces-30", "slot_starts of a run of 300", "a" * 300,
+      [("a" * 300, 0, 300, "REPEAT(0,255) REPEAT(1,45)", '"aa"', [0, 255])], spec=SPEC + ["fold"])
+    p("pieces-31", "an escaped slot counts one code point of text", "\ue000\ue001!",
+      [("\ue000\ue001!", 0, 3, "", 'ESCAPE "\ue000" ESCAPE "\ue001" "!"', [0, 1, 2])],
+      spec=SPEC + ["escape"])
+
