@@ -181,3 +181,10 @@ def declare(v):
       options=R, spec=LEN + ["lenient"], roundtrip=False)
     d("lenient-08", "a truncated instruction at the end is dropped", '"ab" MULTIREPEAT(0,1,2) OPCODE(REPEAT)',
       "ab", options=R, spec=LEN + ["dangling"], roundtrip=False)
+    d("lenient-09", "a stray argument still ends the group's text",
+      'CAPITALIZE(2) "ab" ARG(0) "cd"', "abcd", options=R, spec=LEN + ["decode-groups"], roundtrip=False)
+    d("lenient-10", "an unknown opcode still ends the group's text",
+      'CAPITALIZE(2) "ab" U+E110 "cd"', "abcd", options=R, spec=LEN + ["decode-groups"], roundtrip=False)
+    d("lenient-11", "an escaped surrogate becomes U+FFFD in place",
+      'CAPITALIZE(0) "x" ESCAPE "\\udc00" "y"', "X\ufffdy", options=R, spec=LEN + ["decode-groups"],
+      roundtrip=False)
