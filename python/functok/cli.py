@@ -25,6 +25,7 @@ from .errors import FormatError
 COMMAND_MODULES: list[str] = [
     "functok.demo",
     "functok.conformance.cli",
+    "functok.tsr",
 ]
 
 EXIT_BAD_INPUT = 2
