@@ -12,6 +12,7 @@ dropped; ``errors="strict"`` then raises the recorded error that the spec says c
 from __future__ import annotations
 
 import re
+from itertools import islice
 from typing import NamedTuple
 
 from . import _ucd
@@ -43,8 +44,7 @@ _SLOT = re.compile("\uefff[\\s\\S]|[\\s\\S]")
 _ESCAPE_PAIR = re.compile("\uefff([\\s\\S])")
 
 _HEAD_SLOTS = MAX_ARGUMENT + 1  # slots 0..255: the only ones an instruction can name
-_CACHE_LIMIT = 1 << 16
-_MAX_CACHED_UNIT = 128  # code points; longer units are rare and not worth keeping
+_CACHE_LIMIT = 1 << 17  # entries per cache; the older half is dropped when full
 
 
 class _Instruction(NamedTuple):
@@ -71,6 +71,10 @@ def decode(stream: str, *, errors: str = "strict", max_output: int = DEFAULT_MAX
         raise ValueError(f"errors must be 'strict' or 'replace', not {errors!r}")
     if not _NEEDS_DECODING.search(stream):
         return stream  # plain text is its own decoding
+    if ESCAPE_CHAR not in stream and not _SURROGATE.search(stream):
+        out = _decode_well_formed(stream, max_output)
+        if out is not None:
+            return out
     found: list[FormatError] = []
     out = _Decoder(stream, max_output, found).run()
     if found and errors == "strict":
@@ -107,7 +111,7 @@ class _Decoder:
             if group is None:
                 piece = _unescape(text)
             else:
-                piece = self._cached_unit(group, unit, text, written)
+                piece = self._apply_group(group.start(), group.end(), text, written)
                 group = None
             parts.append(piece)
             written += len(piece)
@@ -127,28 +131,13 @@ class _Decoder:
                        f"U+{ord(bad.group()):04X} is a surrogate")
         return _SURROGATE.sub("\ufffd", text)
 
-    def _cached_unit(self, group: re.Match, unit: re.Match, text: str, written: int) -> str:
-        key = self.stream[group.start():unit.end()]
-        cacheable = len(key) <= _MAX_CACHED_UNIT and text is unit.group()
-        if cacheable:
-            hit = _unit_cache.get(key)
-            if hit is not None and written + len(hit) <= self.max_output:
-                return hit
-        errors_before = len(self.errors)
-        out = self._apply_group(group, text, written)
-        if cacheable and len(self.errors) == errors_before:
-            if len(_unit_cache) >= _CACHE_LIMIT:
-                _unit_cache.clear()
-            _unit_cache[key] = out
-        return out
-
     # -- 7.2 parsing a group
 
-    def _parse(self, group: re.Match) -> list[_Instruction]:
+    def _parse(self, start: int, end: int) -> list[_Instruction]:
+        """The well-formed instructions of the group stream[start:end]; errors are recorded."""
         stream = self.stream
-        end = group.end()
         instructions = []
-        i = group.start()
+        i = start
         while i < end:
             cp = ord(stream[i])
             if ARGUMENT_FIRST <= cp <= ARGUMENT_LAST:
@@ -173,14 +162,15 @@ class _Decoder:
         return instructions
 
     def _dangling(self, group: re.Match) -> None:
-        instructions = self._parse(group)
+        instructions = self._parse(group.start(), group.end())
         if instructions:
             self.error("dangling-group", instructions[0].offset, "instruction group with no text after it")
 
     # -- 7.3 applying a group to its slots
 
-    def _apply_group(self, group: re.Match, text: str, written: int) -> str:
-        instructions = self._parse(group)
+    def _apply_group(self, start: int, end: int, text: str, written: int) -> str:
+        """Decode the group stream[start:end] with the text after it."""
+        instructions = self._parse(start, end)
         head, tail, slot_count = _slots(text)
         capitals, marks, repeats = [], {}, []
         for ins in instructions:
@@ -244,7 +234,98 @@ class _Decoder:
         return "".join(reversed(spilled)) + tail if spilled else tail
 
 
-_unit_cache: dict[str, str] = {}
+class _Malformed(Exception):
+    """A unit with an error: the fast path gives up and the careful path takes over."""
+
+
+class _UnitCache(dict):
+    """(group, head of its text) -> decoded head, computed on a miss; a hit is one lookup."""
+
+    def __missing__(self, unit: tuple[str, str]) -> str:
+        group, head = unit
+        errors: list[FormatError] = []
+        # A unit may grow by _FAST_EXPANSION code points at most here (marks add fewer than
+        # its group's length): a bigger repeat is left to the careful path, so the fast path's
+        # memory stays within a batch of max_output.
+        decoder = _Decoder(group + head, len(group) + len(head) + _FAST_EXPANSION, errors)
+        out = decoder._apply_group(0, len(group), head, 0)
+        if errors:
+            raise _Malformed
+        _remember(self, unit, out)
+        return out
+
+
+def _remember(cache: dict, key, value) -> None:
+    if len(cache) >= _CACHE_LIMIT:
+        for old in list(islice(cache, _CACHE_LIMIT // 2)):  # oldest first
+            del cache[old]
+    cache[key] = value
+
+
+class _ReachCache(dict):
+    """group -> how many slots of its text it can touch (or _Malformed if it does not parse).
+
+    CAPITALIZE and diacritics touch slot pos; a repeat, slots [start, end). Expansions only
+    copy slots, so the first ``reach`` slots of the list as it stands always come from the
+    text's first ``reach`` slots: decoding that head and appending the rest is exact.
+    """
+
+    def __missing__(self, group: str) -> int:
+        errors: list[FormatError] = []
+        instructions = _Decoder(group, DEFAULT_MAX_OUTPUT, errors)._parse(0, len(group))
+        if errors:
+            raise _Malformed
+        reach = max(ins.args[1] if ins.opcode == MULTIREPEAT else ins.args[0] + 1
+                    for ins in instructions)
+        _remember(self, group, reach)
+        return reach
+
+
+_unit_cache = _UnitCache()
+_reach_cache = _ReachCache()
+
+
+def clear_caches() -> None:
+    """Forget every cached unit (benchmarks use this for a cold start)."""
+    _unit_cache.clear()
+    _reach_cache.clear()
+_GROUP_SPLIT = re.compile("([\\ue000-\\ueffe]+)")
+_FAST_EXPANSION = 1024  # code points a repeat may add to one unit on the fast path
+_FAST_BATCH = 1024  # units decoded between two checks of max_output
+
+
+def _decode_unit(group: str, text: str) -> str:
+    reach = _reach_cache[group]
+    if len(text) <= reach:
+        return _unit_cache[group, text]
+    return _unit_cache[group, text[:reach]] + text[reach:]
+
+
+def _decode_well_formed(stream: str, max_output: int) -> str | None:
+    """Decode a stream without escapes or surrogates, or return None.
+
+    ``re.split`` cuts the stream into text0, group, text, group, text...; each unit (a group
+    and its text) decodes through two caches. Any error, a group with no text after it, or an
+    output longer than ``max_output`` (where a repeat might be the one to cross it) returns
+    None, and the careful path decodes the stream and reports exactly what the spec says.
+    """
+    parts = _GROUP_SPLIT.split(stream)
+    if not parts[-1]:
+        return None  # a dangling group
+    units = map(_decode_unit, parts[1::2], parts[2::2])
+    out = [parts[0]]
+    size = len(parts[0])
+    try:
+        while True:
+            batch = list(islice(units, _FAST_BATCH))
+            if not batch:
+                return "".join(out)
+            out += batch
+            size += sum(map(len, batch))
+            if size > max_output:
+                return None  # a repeat may be the one that crosses max_output
+    except _Malformed:
+        return None
 
 
 def _unescape(text: str) -> str:

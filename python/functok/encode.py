@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from itertools import chain
+from bisect import bisect_right
+from itertools import chain, islice
 from typing import Callable, Iterable, NamedTuple
 
 from . import _ucd
@@ -25,6 +26,7 @@ from .opcodes import (
     REPEAT,
     argument,
 )
+from .split import one_of_code_points
 from .split import pattern as split_pattern
 
 FEATURES = frozenset({"case", "marks", "repeat"})
@@ -77,7 +79,7 @@ class _Encoded(NamedTuple):
 
 # --- 6.1 Folding -------------------------------------------------------------------------
 
-def _fold(piece: str, fold_repeats: bool) -> tuple[list[str], list[int], list[Instruction]]:
+def _fold(piece: str) -> tuple[list[str], list[int], list[Instruction]]:
     """Cut a piece into slots, folding runs (REPEAT) and repeated units (MULTIREPEAT).
 
     Returns the slots' code points, where each slot starts in the piece, and the repeat-family
@@ -96,15 +98,14 @@ def _fold(piece: str, fold_repeats: bool) -> tuple[list[str], list[int], list[In
             break
         char = piece[i]
         run = _RUN.match(piece, i).end() - i
-        if fold_repeats and run >= MIN_RUN:
+        if run >= MIN_RUN:
             _fold_run(char, run, i, slots, starts, repeats)
             i += run
             continue
-        if fold_repeats:
-            folded = _fold_unit(piece, i, slots, starts, repeats)
-            if folded:
-                i += folded
-                continue
+        folded = _fold_unit(piece, i, slots, starts, repeats)
+        if folded:
+            i += folded
+            continue
         slots.append(char)
         starts.append(i)
         i += 1
@@ -154,23 +155,41 @@ def _fold_unit(piece: str, i: int, slots: list[str], starts: list[int],
 _MARK_NAME = {mark: OPCODES[op].name for mark, op in MARK_TO_OPCODE.items()}
 
 
-def _marks_and_case(slots: list[str], marks: bool, case: bool
-                    ) -> tuple[list[Instruction], list[Instruction]]:
-    """Replace slots 0..255 by their bases; return the diacritic and CAPITALIZE instructions."""
+
+def _marks_and_case(base: str, marks: bool, case: bool) -> tuple[list[Instruction], list[Instruction], str]:
+    """Rewrite slots 0..255 of ``base`` (one code point per slot) to their bases.
+
+    Returns the diacritic and CAPITALIZE instructions and the new base. Only the slots that
+    change are visited: one C-level search finds them.
+    """
     diacritics: list[Instruction] = []
     capitals: list[Instruction] = []
-    decompositions = _ucd.DECOMPOSITIONS
-    upper_to_lower = _ucd.UPPER_TO_LOWER
-    for slot in range(min(len(slots), MAX_ARGUMENT + 1)):
-        char = slots[slot]
-        if marks and char in decompositions:
-            char, mark_seq = decompositions[char]
+    chars = None
+    for found in _CHANGING.finditer(base, 0, MAX_ARGUMENT + 1):
+        slot, char = found.start(), found.group()
+        if marks and char in _ucd.DECOMPOSITIONS:
+            char, mark_seq = _ucd.DECOMPOSITIONS[char]
             diacritics.extend(Instruction(_MARK_NAME[m], (slot,)) for m in mark_seq)
-        if case and char in upper_to_lower:
-            char = upper_to_lower[char]
+        if case and char in _ucd.UPPER_TO_LOWER:
+            char = _ucd.UPPER_TO_LOWER[char]
             capitals.append(Instruction("CAPITALIZE", (slot,)))
-        slots[slot] = char
-    return diacritics, capitals
+        if char != found.group():
+            if chars is None:
+                chars = list(base)
+            chars[slot] = char
+    return diacritics, capitals, base if chars is None else "".join(chars)
+
+
+def _one_of(chars) -> str:
+    """A regex for one of ``chars``, fast for BMP text (see functok.split's class builder)."""
+    return one_of_code_points(sorted(map(ord, chars)))
+
+
+# Characters that marks or case rewrite; and, with the runs and repeated units that folding
+# rewrites and what escaping rewrites, everything that makes a piece differ from its encoding.
+_CHANGING = re.compile(_one_of(set(_ucd.DECOMPOSITIONS) | set(_ucd.UPPER_TO_LOWER)))
+_REPEATS = re.compile(f"(.)\\1\\1|(.{{2,{MAX_UNIT}}})\\2\\2", re.DOTALL)
+_NEEDS_WORK = re.compile(f"{_CHANGING.pattern}|[\\ue000-\\uefff]|{_REPEATS.pattern}", re.DOTALL)
 
 
 # --- 6.3 Escape and 6.4 serialization ----------------------------------------------------
@@ -182,18 +201,24 @@ def _escape(base: str) -> str:
 
 def analyse_piece(piece: str, features: frozenset[str] = FEATURES) -> _Encoded:
     """The instructions (in canonical order), escaped base and slot starts of one piece."""
-    slots, starts, repeats = _fold(piece, "repeat" in features)
-    diacritics, capitals = _marks_and_case(slots, "marks" in features, "case" in features)
+    if not _NEEDS_WORK.search(piece):  # most pieces of real text
+        return _Encoded((), piece, tuple(range(len(piece))))
+    if "repeat" in features and _REPEATS.search(piece):
+        slots, starts, repeats = _fold(piece)
+        base = "".join(slots)
+    else:
+        base, starts, repeats = piece, range(len(piece)), []
+    diacritics, capitals, base = _marks_and_case(base, "marks" in features, "case" in features)
     # Canonical order (6.4): repeats by start, diacritics by (slot, decomposition order),
     # CAPITALIZE by slot. Each list is built in that order already.
     instructions = tuple(repeats + diacritics + capitals)
-    return _Encoded(instructions, _escape("".join(slots)), tuple(starts))
+    return _Encoded(instructions, _escape(base), tuple(starts))
 
 
 def encode_piece(piece: str, features: frozenset[str] = FEATURES) -> str:
     """The stream form of one piece: its group followed by its base."""
     enc = analyse_piece(piece, features)
-    return "".join(i.code for i in enc.instructions) + enc.base
+    return "".join(i.code for i in enc.instructions) + enc.base if enc.instructions else enc.base
 
 
 def piece_pretokens(piece: str, features: frozenset[str] = FEATURES) -> tuple[str, ...]:
@@ -204,7 +229,8 @@ def piece_pretokens(piece: str, features: frozenset[str] = FEATURES) -> tuple[st
 
 # --- Caches ------------------------------------------------------------------------------
 
-_CACHE_LIMIT = 1 << 18  # distinct pieces kept; cleared when full so memory stays bounded
+_CACHE_LIMIT = 1 << 18  # distinct pieces kept; the older half is dropped when full
+_MAX_CACHED_PIECE = 256  # code points; longer pieces are rare, and would pin memory
 
 
 class _PieceCache(dict):
@@ -215,14 +241,23 @@ class _PieceCache(dict):
         self._compute = compute
 
     def __missing__(self, piece: str):
-        if len(self) >= _CACHE_LIMIT:
-            self.clear()
-        value = self[piece] = self._compute(piece)
+        value = self._compute(piece)
+        if len(piece) <= _MAX_CACHED_PIECE:
+            if len(self) >= _CACHE_LIMIT:
+                for old in list(islice(self, _CACHE_LIMIT // 2)):  # oldest first
+                    del self[old]
+            self[piece] = value
         return value
 
 
 _stream_caches: dict[frozenset[str], _PieceCache] = {}
 _pretoken_caches: dict[frozenset[str], _PieceCache] = {}
+
+
+def clear_caches() -> None:
+    """Forget every cached piece (benchmarks use this for a cold start)."""
+    for cache in (*_stream_caches.values(), *_pretoken_caches.values()):
+        cache.clear()
 
 
 def _cache(caches: dict, make: Callable, features: frozenset[str]) -> _PieceCache:
@@ -313,8 +348,13 @@ def pieces(text: str, *, normalize: str | None = "nfc", splitter: str = "llama3"
     position = 0
     for piece in split_pattern(splitter).findall(normalized):
         end = position + len(piece)
-        start_orig = position if offsets is None else offsets[position]
-        end_orig = end if offsets is None else offsets[end]
+        if offsets is None:
+            start_orig, end_orig = position, end
+        else:
+            # A span that NFC rewrote maps all its output to the whole span (spec 4.4), so a
+            # piece ends where the source of its last code point ends.
+            start_orig = offsets[position]
+            end_orig = offsets[bisect_right(offsets, offsets[end - 1])]
         enc = analyse_piece(piece, features)
         result.append(Piece(piece, start_orig, end_orig, enc.instructions, enc.base, enc.slot_starts))
         position = end

@@ -100,22 +100,39 @@ def _one_of(ranges: Ranges) -> str:
     """One code point in `ranges`, written so that a BMP character is decided by a bitmap.
 
     The astral alternative starts with a single cheap range test, so `re` skips it for BMP
-    characters before looking at the long list of astral ranges (in the look-behind).
+    characters before it looks at any astral range (in the look-behind).
     """
     bmp = _clip(ranges, 0, FIRST_ASTRAL - 1)
     astral = _clip(ranges, FIRST_ASTRAL, MAX_CODE_POINT)
     if not astral:
         return _bracket(bmp)
     any_astral = _bracket(((FIRST_ASTRAL, MAX_CODE_POINT),))
-    # `re` tries the ranges in the order written, so list them from the top down: the common
-    # astral characters (emoji and symbols at U+1F000 and up, CJK ideographs in planes 2 and
-    # 3) are then found after a few tests rather than after the ~300 historic-script ranges.
-    astral_alt = any_astral if astral == ((FIRST_ASTRAL, MAX_CODE_POINT),) else (
-        f"{any_astral}(?<={_bracket(astral[::-1])})"
-    )
+    astral_alt = any_astral
+    if astral != ((FIRST_ASTRAL, MAX_CODE_POINT),):
+        astral_alt += f"(?<={_astral_lookup(astral)})"
     if not bmp:
         return f"(?:{astral_alt})"
     return f"(?:{_bracket(bmp)}|{astral_alt})"
+
+
+ASTRAL_CHUNK = 16  # ranges per chunk: about the square root of the letter class's ~300
+
+
+def _astral_lookup(astral: Ranges) -> str:
+    """One code point in `astral`, tested in two steps instead of range by range.
+
+    `re` tests the ranges of a class one at a time, so a character outside a class of 300
+    ranges costs 300 tests. Here the ranges go in chunks of ASTRAL_CHUNK: an alternative per
+    chunk first tests the chunk's whole span (which `re` does before entering it), and only
+    the one chunk whose span holds the character tests its own ranges. Chunks run from the
+    top down, where the common astral characters are (emoji, CJK ideographs in planes 2-3).
+    """
+    chunks = [astral[i:i + ASTRAL_CHUNK] for i in range(0, len(astral), ASTRAL_CHUNK)]
+    alternatives = []
+    for chunk in reversed(chunks):
+        span = _bracket(((chunk[0][0], chunk[-1][1]),))
+        alternatives.append(span if len(chunk) == 1 else f"{span}(?<={_bracket(chunk)})")
+    return "|".join(alternatives)
 
 
 def _run_of(ranges: Ranges) -> str:
@@ -194,3 +211,11 @@ def split(text: str, *, splitter: str = "llama3") -> list[str]:
     ['in', ' ', '2', '0', '2', '6']
     """
     return pattern(splitter).findall(text)
+
+
+def one_of_code_points(code_points) -> str:
+    """A `re` pattern for one code point of ``code_points`` (ints), fast on BMP text.
+
+    The encoder uses it for its "does this piece change?" check (added by the lead).
+    """
+    return _one_of(_normalized((cp, cp) for cp in code_points))
