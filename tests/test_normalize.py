@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from functok import _ucd
+from functok import normalize as normalize_module
 from functok.normalize import is_nfc, nfc, nfc_with_offsets
 
 ucd = pytest.importorskip("unicodedata2")
@@ -213,3 +214,27 @@ def test_long_spans():
     for text in cases:
         assert nfc(text) == reference(text)
         check_offsets(text)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3 * normalize_module._CHUNK), nfc_heavy_text),
+                max_size=4))
+def test_windowed_search_finds_every_run(pieces):
+    """The window-by-window search (all-ASCII windows skipped) finds exactly the runs of one
+    search over the whole text, also where runs straddle window boundaries."""
+    text = "".join("x" * pad + piece for pad, piece in pieces)
+    whole = [m.span() for m in normalize_module._RUN.finditer(text)]
+    assert list(normalize_module._runs(text)) == whole
+    assert nfc(text) == reference(text)
+
+
+def test_runs_across_window_boundaries():
+    chunk = normalize_module._CHUNK
+    for tail in ["a\u0301", "a\u0301\u0323", "\u0323\u0301", "\u1100\u1161\u11a8",
+                 "\U0001611e\U0001611e", "\u212b", "\u0301" * 3]:
+        for shift in range(-3, 3):
+            text = "x" * (chunk + shift) + tail + "y" * chunk + tail
+            whole = [m.span() for m in normalize_module._RUN.finditer(text)]
+            assert list(normalize_module._runs(text)) == whole
+            assert nfc(text) == reference(text)
+            check_offsets(text)

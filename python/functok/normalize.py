@@ -6,11 +6,12 @@ Pyodide on Python 3.14 has 16.0), and the format must give the same output every
 
 Speed comes from the quick check. A character is *stable* when its canonical combining class is
 0 and its NFC_Quick_Check is Yes: nothing before it can combine or reorder with it, so NFC never
-changes text across the boundary in front of it. One C-level ``re`` search for characters that
-are not stable decides most inputs (already-NFC text is returned as it is, with no Python loop).
-Otherwise only the *spans* that need work are normalized: a run of such characters together
-with the stable character just before it (the starter it may compose with). Everything else is
-copied by slicing, and the spans' results are cached, since natural text repeats them.
+changes text across the boundary in front of it. A C-level ``re`` search for characters that are
+not stable, window by window, skipping all-ASCII windows at memory speed, decides most inputs:
+already-NFC text is returned as it is, with no per-character Python loop. Otherwise only the
+*spans* that need work are normalized: a run of such characters together with the stable
+character just before it (the starter it may compose with). Everything else is copied by
+slicing, and the spans' results are cached, since natural text repeats them.
 
 >>> nfc("e\\u0301")
 'é'
@@ -264,11 +265,40 @@ def _long_span_nfc(span: str) -> str:
     return "".join(parts)
 
 
+_CHUNK = 4096  # characters
+
+
+def _runs(text: str):
+    """(start, end) of each run of ``text`` that _RUN finds, left to right.
+
+    Same as iterating ``_RUN.finditer(text)``, but the text is taken in windows, and a window
+    that is all ASCII (most of them in code or English) is skipped at memory-copy speed.
+    Consecutive windows overlap by one character so that no two-character run is cut in two, and
+    a run that reaches a window's end is matched again in full.
+    """
+    n = len(text)
+    pos = 0
+    search, match = _RUN.search, _RUN.match
+    while pos < n:
+        end = pos + _CHUNK
+        if text[pos:end].isascii():
+            pos = end
+            continue
+        while pos < end:
+            found = search(text, pos, end + 1)
+            if found is None:
+                break
+            start, pos = found.span()
+            if pos > end:
+                pos = match(text, start).end()
+            yield start, pos
+        pos = max(pos, end)
+
+
 def _changed_spans(text: str):
     """(start, end, nfc) for each span of ``text`` that NFC changes, left to right."""
     span_nfc = _span_nfc
-    for match in _RUN.finditer(text):
-        start, end = match.span()
+    for start, end in _runs(text):
         if start:
             start -= 1  # the stable character before the run
         span = text[start:end]
@@ -287,7 +317,7 @@ def nfc(text: str) -> str:
     >>> nfc("A\\u030a\\u0301") == "\\u01fa"
     True
     """
-    if text.isascii() or _RUN.search(text) is None:
+    if text.isascii():
         return text
     parts, done = [], 0
     for start, end, out in _changed_spans(text):
@@ -312,7 +342,7 @@ def nfc_with_offsets(text: str) -> tuple[str, list[int] | None]:
     >>> nfc_with_offsets("a\\u0328\\u0301z")
     ('ą́z', [0, 0, 3, 4])
     """
-    if text.isascii() or _RUN.search(text) is None:
+    if text.isascii():
         return text, None
     parts: list[str] = []
     offsets: list[int] = []
@@ -336,6 +366,4 @@ def is_nfc(text: str) -> bool:
     >>> is_nfc("café"), is_nfc("cafe\\u0301")
     (True, False)
     """
-    if text.isascii() or _RUN.search(text) is None:
-        return True
-    return next(_changed_spans(text), None) is None
+    return text.isascii() or next(_changed_spans(text), None) is None
