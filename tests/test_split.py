@@ -255,6 +255,10 @@ STRESS = {
     "space before every digit": " 1" * 100_000,
     "space-apostrophe-letter": " 'a" * 100_000,
     "no line break in a huge run then one": " " * 200_000 + "\r",
+    "letter-digit pairs": "a1" * 100_000,
+    "astral digits": "\U0001d7ce" * 100_000,
+    "emoji-space pairs": "\U0001f600 " * 100_000,
+    "unassigned astral code points": "".join(map(chr, range(0xE0200, 0xEFFFF, 2))),
 }
 
 
