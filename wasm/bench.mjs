@@ -5,8 +5,10 @@
 //
 // --profile prints the top of a cProfile run of encode inside Pyodide.
 
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { codeDocuments, udhrDocuments } from "./test/corpus.mjs";
 import { cpython, DIST, loadBuilt } from "./test/helpers.mjs";
@@ -18,6 +20,15 @@ function files(dir) {
     const path = join(dir, name);
     return statSync(path).isDirectory() ? files(path) : [path];
   });
+}
+
+// Seconds from a fresh Node process's start to a loaded functok, median of three.
+function freshProcessLoadSeconds() {
+  const entry = pathToFileURL(join(DIST, "functok.mjs")).href;
+  const script = `const { loadFunctok } = await import(${JSON.stringify(entry)}); await loadFunctok();
+    console.log(performance.now() / 1000);`;
+  const times = [0, 1, 2].map(() => Number(execFileSync(process.execPath, ["--input-type=module", "-e", script]).toString()));
+  return times.sort((a, b) => a - b)[1];
 }
 
 function bundleSize() {
@@ -86,11 +97,13 @@ async function main() {
   const inPyodide = pyodideSeconds(functok, text);
   const throughJs = boundarySeconds(functok, text);
   const size = bundleSize();
+  const freshLoad = freshProcessLoadSeconds();
   const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
   const rate = (seconds) => `${(codePoints / seconds / 1e3).toFixed(0)}k code points/s`;
 
   console.log(`bench text: ${codePoints} code points (UDHR sample + functok sources)`);
   console.log(`cold load (import + Pyodide + wheel, this process): ${loadSeconds.toFixed(2)} s`);
+  console.log(`cold load (fresh node process, start to ready, median of 3): ${freshLoad.toFixed(2)} s`);
   console.log(`bundle: ${mib(size.raw)} on disk, ${mib(size.gzip)} gzipped`);
   console.log(`CPython ${reference.python.split(" ")[0]} encode: ${rate(reference.cold)} (new text), ${rate(reference.warm)} (piece cache warm)`);
   console.log(`Pyodide encode (inside Python): ${rate(inPyodide.cold)} (new text), ${rate(inPyodide.warm)} (piece cache warm)`);
