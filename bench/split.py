@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/split.py [--repeat N]
 
-For each corpus (the standard library's source; the UDHR where present) and each splitter it
+For each corpus (the standard library's source; the UDHR where present; a synthetic mix of
+astral text: emoji, math letters and digits, CJK Extension B, Gothic) and each splitter it
 prints MB/s of UTF-8 input for `regex.findall(<spec pattern>)` (the baseline), for
 `functok.split.pattern(s).findall` (what the encoder calls), and the ratio functok / regex.
 Both run in the same process, interleaved, best of N, so the ratio holds on a busy machine.
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import random
 import sysconfig
 import time
 from pathlib import Path
@@ -42,6 +44,15 @@ def udhr_text() -> str | None:
     return "".join(p.read_text(encoding="utf-8") for p in sorted(UDHR.iterdir()) if p.is_file())
 
 
+def astral_text(words: int = 200_000) -> str:
+    """Words from outside the BMP between ASCII ones, reproducibly: `re` handles these
+    through look-behinds (functok.split._astral_lookup), so they get their own row."""
+    rng = random.Random(18)
+    choices = [" lol", " \U0001f600", "\U0001f602\U0001f602", " \U0001d400\U0001d401", " \U0001d7cf",
+               " \U00020000\U00020001", " \U00010330\U00010331", ",", " ok"]
+    return "".join(rng.choice(choices) for _ in range(words))
+
+
 def best_times(repeat: int, text: str, functions: dict) -> dict[str, float]:
     """Best wall time of each function on `text`, running them in turn `repeat` times."""
     best = dict.fromkeys(functions, float("inf"))
@@ -57,7 +68,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    corpora = {"stdlib": stdlib_text(), "udhr": udhr_text()}
+    corpora = {"stdlib": stdlib_text(), "udhr": udhr_text(), "astral": astral_text()}
     print(f"{'corpus':8} {'splitter':8} {'MB':>6} {'regex MB/s':>11} {'functok MB/s':>13} {'ratio':>6}")
     for corpus, text in corpora.items():
         if text is None:
