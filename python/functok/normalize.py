@@ -102,29 +102,27 @@ del _MAPPINGS
 
 _UNSTABLE_CPS = _unstable_code_points()
 _UNSTABLE_SET = frozenset(map(chr, _UNSTABLE_CPS))
-_QC_NOT_YES_BMP = [
-    cp for cp in _code_points(_ucd._NFC_QC_NO_RANGES + _ucd._NFC_QC_MAYBE_RANGES) if cp < 0x10000
-]
+_QC_NOT_YES = sorted(_code_points(_ucd._NFC_QC_NO_RANGES + _ucd._NFC_QC_MAYBE_RANGES))
 
 # Finding the work. The search runs over every character of the input, so its classes must be
 # cheap: `re` tests a class's BMP part with one table lookup but its astral ranges one by one
-# (about a hundred of them). So the search uses *candidates*: the unstable BMP characters and
-# every astral character. Astral characters are rare; the stable ones are sorted out later.
+# (about a hundred of them). So the search scans for *candidates*: the unstable BMP characters
+# and every astral character. Astral characters are rare; the stable ones are sorted out later.
 #
 # A *run* is a maximal run of candidates, and a *span* is a run plus the stable character before
 # it (the starter the run may compose with; absent at the start of the text). Both ends of a span
 # are boundaries that NFC does not act across, so spans normalize independently.
 #
-# A run of one BMP character with NFC_QC Yes (a combining mark, as after most Indic consonants)
-# never changes: it cannot combine with the stable character before it, and there is nothing to
-# reorder it with. _RUN skips those and finds every other run, in C. It starts with a plain
-# class so that `re` scans ahead to candidates fast (a leading optional character or an
+# A run of one character with NFC_QC Yes never changes: a stable astral character (an emoji)
+# trivially, and a combining mark (as after most Indic consonants) because it cannot combine
+# with the stable character before it and has nothing to be reordered with. _RUN skips those and
+# finds every other run, in C: runs of two or more, and single NFC_QC No or Maybe characters
+# (tested with the exact class, which is slow but runs at candidates only). It starts with a
+# plain class so that `re` scans ahead to candidates fast (a leading optional character or an
 # alternation would make it try the pattern at every position of the text).
 _ASTRAL = "\U00010000-\U0010ffff"
 _CANDIDATES = _ASTRAL + _char_class([cp for cp in _UNSTABLE_CPS if cp < 0x10000])
-_RUN = re.compile(
-    f"[{_CANDIDATES}](?:[{_CANDIDATES}]+|(?<=[{_ASTRAL}{_char_class(_QC_NOT_YES_BMP)}]))"
-)
+_RUN = re.compile(f"[{_CANDIDATES}](?:[{_CANDIDATES}]+|(?<=[{_char_class(_QC_NOT_YES)}]))")
 # Inside long spans only: the maximal runs of exactly the unstable characters.
 _EXACT_RUN = re.compile(f"[{_char_class(_UNSTABLE_CPS)}]+")
 
@@ -250,8 +248,8 @@ def _span_nfc(span: str) -> str:
 
 
 def _long_span_nfc(span: str) -> str:
-    """A long candidate span is often a run of stable astral characters (emoji, CJK Extension
-    B): return those as they are, and normalize only the exactly unstable spans inside."""
+    """A long span is often a run of stable astral characters (CJK Extension B, say): return
+    those as they are, and normalize only the exactly unstable spans inside."""
     if _UNSTABLE_SET.isdisjoint(span):
         return span
     parts, done = [], 0
