@@ -277,3 +277,15 @@ def test_stress_structure():
     assert split("\r " * 100_000) == ["\r " * 99_999 + "\r", " "]
     assert split("'" * 100_000) == ["'" * 100_000]
     assert split("1" * 100_000, splitter="paper") == ["1"] * 100_000
+
+
+# --- one_of_code_points (the encoder's "does this piece change?" class) -------------------
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.sets(st.one_of(st.integers(0, 0x10FFFF), st.integers(0x1F000, 0x1F0FF)), min_size=1, max_size=60),
+       st.lists(st.integers(0, 0x10FFFF), max_size=40))
+def test_one_of_code_points_matches_exactly_the_set(members, probes):
+    one = re.compile(split_module.one_of_code_points(members))
+    for cp in [*members, *probes, *(m + 1 for m in members if m < 0x10FFFF), *(m - 1 for m in members if m)]:
+        assert bool(one.fullmatch(chr(cp))) == (cp in members), hex(cp)
