@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { before, describe, test } from "node:test";
 import { edgeCaseDocuments } from "./corpus.mjs";
 import { cpython, DIST, loadBuilt, ROOT } from "./helpers.mjs";
@@ -83,5 +84,33 @@ describe("functok.mjs", () => {
     const answer = (op, args) => ours[calls.findIndex((c) => c.op === op && JSON.stringify(c.args) === JSON.stringify({ text, ...args }))];
     assert.notEqual(answer("encode", { splitter: "llama3", normalize: "nfc" }), answer("encode", { splitter: "llama3", normalize: null }));
     assert.notDeepEqual(answer("split", { splitter: "llama3" }), answer("split", { splitter: "paper" }));
+  });
+
+  test("a saved tokenizer loads from a URL and from its JSON text", async () => {
+    const url = pathToFileURL(join(DIST, "demo-tokenizer.json"));
+    const fromUrl = await functok.loadTokenizer(url.href);
+    const fromText = await functok.loadTokenizer(readFileSync(url, "utf8"));
+    const text = "Ünïcode tokens for İstanbul, 東京 and 🙂!!!!";
+    for (const segmentation of ["greedy", "optimal"]) {
+      for (const tieBreak of ["leftmost-longest", "prefer-greedy"]) {
+        const options = { segmentation, tie_break: tieBreak };
+        const encoding = fromUrl.encode(text, options);
+        assert.deepEqual(fromText.encode(text, options), encoding);
+        assert.equal(encoding.ids.length, encoding.tokens.length);
+        // Lossless, also for characters the stdlib-trained vocabulary never saw.
+        assert.equal(fromUrl.decode(encoding.ids), text.normalize("NFC"));
+      }
+    }
+    assert.ok(fromUrl.encode(text, { segmentation: "optimal" }).ids.length <= fromUrl.encode(text).ids.length);
+  });
+
+  test("a tokenizer file of an unknown format version is refused", async () => {
+    const saved = JSON.parse(readFileSync(join(DIST, "demo-tokenizer.json"), "utf8"));
+    saved.functok.format_version = 999;
+    await assert.rejects(functok.loadTokenizer(JSON.stringify(saved)), (error) => {
+      assert.ok(error instanceof module.FunctokError);
+      assert.match(error.message, /version/);
+      return true;
+    });
   });
 });
