@@ -72,7 +72,9 @@ def decode(stream: str, *, errors: str = "strict", max_output: int = DEFAULT_MAX
     if not _NEEDS_DECODING.search(stream):
         return stream  # plain text is its own decoding
     if ESCAPE_CHAR not in stream and not _SURROGATE.search(stream):
-        out = _decode_well_formed(stream, max_output)
+        out = _decode_short_reach(stream, max_output)
+        if out is None:
+            out = _decode_well_formed(stream, max_output)
         if out is not None:
             return out
     found: list[FormatError] = []
@@ -287,11 +289,78 @@ _reach_cache = _ReachCache()
 
 def clear_caches() -> None:
     """Forget every cached unit (benchmarks use this for a cold start)."""
-    _unit_cache.clear()
-    _reach_cache.clear()
+    for cache in (_unit_cache, _reach_cache, _short_unit_cache):
+        cache.clear()
 _GROUP_SPLIT = re.compile("([\\ue000-\\ueffe]+)")
 _FAST_EXPANSION = 1024  # code points a repeat may add to one unit on the fast path
 _FAST_BATCH = 1024  # units decoded between two checks of max_output
+
+
+_SHORT_HEAD = 8  # text code points that travel with their group on the fastest path
+_SHORT_UNIT_SPLIT = re.compile(f"([\\ue000-\\ueffe]+[^\\ue000-\\uefff]{{0,{_SHORT_HEAD}}})")
+_GROUP = re.compile("[\\ue000-\\ueffe]+")
+
+
+class _ShortUnitCache(dict):
+    """group + up to 8 code points of its text -> their decoding.
+
+    None where the group reaches past the 8 code points it came with: the caller then
+    decodes that unit with the rest of its text.
+    """
+
+    def __missing__(self, unit: str) -> str | None:
+        group_end = _GROUP.match(unit).end()
+        group, head = unit[:group_end], unit[group_end:]
+        if not head:
+            raise _Malformed  # a dangling group
+        if _reach_cache[group] > len(head) == _SHORT_HEAD:
+            return None
+        out = _unit_cache[group, head]
+        _remember(self, unit, out)
+        return out
+
+
+_short_unit_cache = _ShortUnitCache()
+
+
+def _decode_short_reach(stream: str, max_output: int) -> str | None:
+    """The fastest path: every group with the first 8 code points of its text in one key.
+
+    ``re.split`` keeps each group together with the head of its text, so decoding is a cached
+    lookup per unit through C-level ``map``, with the text between heads copied as it is.
+    Returns None where a group reaches further, or where the careful path must decide.
+    """
+    parts = _SHORT_UNIT_SPLIT.split(stream)
+    size = 0
+    try:
+        for batch in range(1, len(parts), 2 * _FAST_BATCH):
+            end = batch + 2 * _FAST_BATCH
+            decoded = list(map(_short_unit_cache.__getitem__, parts[batch:end:2]))
+            if None in decoded:
+                _decode_long_reach(parts, batch, decoded)
+            parts[batch:end:2] = decoded
+            size += sum(map(len, decoded))
+            if size > max_output:
+                return None  # a repeat may be the one that crosses max_output
+    except _Malformed:
+        return None
+    out = "".join(parts)
+    return out if len(out) <= max_output else None
+
+
+def _decode_long_reach(parts: list[str], batch: int, decoded: list[str | None]) -> None:
+    """Decode the units of a batch whose groups reach past their head, with all their text.
+
+    The text of unit ``parts[k]`` goes on in ``parts[k + 1]`` (up to the next group), so that
+    part is folded into the unit's decoding and emptied.
+    """
+    for i, out in enumerate(decoded):
+        if out is None:
+            k = batch + 2 * i
+            unit = parts[k]
+            group_end = _GROUP.match(unit).end()
+            decoded[i] = _decode_unit(unit[:group_end], unit[group_end:] + parts[k + 1])
+            parts[k + 1] = ""
 
 
 def _decode_unit(group: str, text: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import partial
 from bisect import bisect_right
 from itertools import chain, islice
 from typing import Callable, Iterable, NamedTuple
@@ -217,6 +218,8 @@ def analyse_piece(piece: str, features: frozenset[str] = FEATURES) -> _Encoded:
 
 def encode_piece(piece: str, features: frozenset[str] = FEATURES) -> str:
     """The stream form of one piece: its group followed by its base."""
+    if not _NEEDS_WORK.search(piece):  # most pieces of real text
+        return piece
     enc = analyse_piece(piece, features)
     return "".join(i.code for i in enc.instructions) + enc.base if enc.instructions else enc.base
 
@@ -263,7 +266,7 @@ def clear_caches() -> None:
 def _cache(caches: dict, make: Callable, features: frozenset[str]) -> _PieceCache:
     cache = caches.get(features)
     if cache is None:
-        cache = caches[features] = _PieceCache(lambda p: make(p, features))
+        cache = caches[features] = _PieceCache(partial(make, features=features))
     return cache
 
 
