@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 __all__ = ["TIE_BREAKS", "Segmenter", "brute_force"]
 
 TIE_BREAKS = ("leftmost-longest", "prefer-greedy")
-_INFINITY = float("inf")
+_NONE = 1 << 62  # the cost of a suffix that no tokens spell
 
 Symbols = str | bytes  # one symbol per character, or per byte
 Fallback = Callable[[Symbols], list[int]]
@@ -49,53 +49,60 @@ class Segmenter:
     def __init__(self, tokens: Mapping[Symbols, int], *, fallback: Fallback | None = None) -> None:
         self.tokens = dict(tokens)
         self.fallback = fallback
-        # A trie of nested dicts keyed by symbol (a 1-character str, or a byte as int); the
-        # key None holds the id of the token that ends at that node.
+        # A trie: each node maps a symbol (a 1-character str, or a byte as int) to the entry
+        # [child node, id of the token ending there or None]; one lookup per symbol.
         root: dict = {}
         for token, tid in self.tokens.items():
-            node = root
+            node, entry = root, None
             for symbol in token:
-                node = node.setdefault(symbol, {})
-            node[None] = tid
+                entry = node.get(symbol)
+                if entry is None:
+                    entry = node[symbol] = [{}, None]
+                node = entry[0]
+            if entry is not None:
+                entry[1] = tid
         self._trie = root
         self._fallback_cache: dict[Symbols, list[int]] = {}
-        self._cache: dict[Symbols, list[int]] = {}
 
     # -- the dynamic programme -------------------------------------------------------------
 
-    def _costs(self, s: Symbols) -> tuple[list[float], list[int]]:
-        """``cost[i]`` (fewest tokens for s[i:]) and ``choice[i]``: the longest first-token
-        length that achieves it (0 = the fallback edge of the symbol at i)."""
+    def _costs(self, s: Symbols) -> tuple[list[int], list[int], list[int]]:
+        """``cost[i]`` (fewest tokens for s[i:]; ``_NONE`` if there is no way), ``length[i]``
+        (the longest first token achieving it; 0 = the fallback edge of the symbol at i) and
+        ``first[i]`` (that token's id)."""
         n = len(s)
-        cost: list[float] = [_INFINITY] * (n + 1)
+        cost = [_NONE] * (n + 1)
         cost[n] = 0
-        choice = [0] * (n + 1)
+        length = [0] * (n + 1)
+        first = [0] * (n + 1)
         root = self._trie
         for i in range(n - 1, -1, -1):
-            best = _INFINITY
-            pick = -1
-            node = root.get(s[i])
-            if node is None or None not in node:
+            best = _NONE
+            pick = pick_id = 0
+            entry = root.get(s[i])
+            if entry is None or entry[1] is None:
                 # the symbol is not a token: its fallback edge (length one, so any token
                 # of equal cost is longer and wins the tie)
                 fb = self._fallback_ids(s[i : i + 1])
                 if fb is not None:
                     best = cost[i + 1] + len(fb)
-                    pick = 0
             j = i + 1
-            while node is not None:
-                if None in node:
+            while entry is not None:
+                node, tid = entry
+                if tid is not None:
                     c = cost[j] + 1
                     if c <= best:  # ties go to the longer token: j grows
                         best = c
                         pick = j - i
+                        pick_id = tid
                 if j == n:
                     break
-                node = node.get(s[j])
+                entry = node.get(s[j])
                 j += 1
             cost[i] = best
-            choice[i] = pick
-        return cost, choice
+            length[i] = pick
+            first[i] = pick_id
+        return cost, length, first
 
     def _fallback_ids(self, symbol: Symbols) -> list[int] | None:
         if self.fallback is None:
@@ -107,10 +114,12 @@ class Segmenter:
 
     def count(self, s: Symbols) -> int:
         """The fewest tokens that spell ``s``."""
+        if s in self.tokens:
+            return 1
         cost = self._costs(s)[0][0]
-        if cost == _INFINITY:
+        if cost >= _NONE:
             raise ValueError(f"no segmentation of {s[:40]!r}: a symbol has no token")
-        return int(cost)
+        return cost
 
     def segment(
         self,
@@ -126,34 +135,25 @@ class Segmenter:
         if tie_break == "prefer-greedy":
             if greedy is None:
                 raise ValueError("tie_break='prefer-greedy' needs the greedy ids")
-            if not s:
-                return []
             ids = self.segment(s)
             return list(greedy) if len(greedy) <= len(ids) else ids
         if tie_break != "leftmost-longest":
             raise ValueError(f"unknown tie_break {tie_break!r}; expected one of {TIE_BREAKS}")
-        cached = self._cache.get(s)
-        if cached is None:
-            cached = self._leftmost_longest(s)
-            if len(self._cache) >= 200_000:
-                self._cache.clear()
-            self._cache[s] = cached
-        return list(cached)
-
-    def _leftmost_longest(self, s: Symbols) -> list[int]:
-        cost, choice = self._costs(s)
-        if cost[0] == _INFINITY:
+        whole = self.tokens.get(s)
+        if whole is not None:  # one token: nothing is shorter, and it is the longest first token
+            return [whole]
+        cost, length, first = self._costs(s)
+        if cost[0] >= _NONE:
             raise ValueError(f"no segmentation of {s[:40]!r}: a symbol has no token")
         ids: list[int] = []
         i, n = 0, len(s)
         while i < n:
-            length = choice[i]
-            if length == 0:
+            if length[i]:
+                ids.append(first[i])
+                i += length[i]
+            else:
                 ids.extend(self._fallback_ids(s[i : i + 1]) or ())
                 i += 1
-            else:
-                ids.append(self.tokens[s[i : i + length]])
-                i += length
         return ids
 
 

@@ -307,7 +307,8 @@ class Tokenizer:
 
     def _encode_ordinary(self, text: str, options: dict) -> list[int]:
         pretokens = self._pretokens(text)
-        if self._hf is not False and len(pretokens) >= _HF_BATCH_MIN:
+        needs_greedy = options["segmentation"] == "greedy" or options["tie_break"] == "prefer-greedy"
+        if needs_greedy and self._hf is not False and len(pretokens) >= _HF_BATCH_MIN:
             self._fill_greedy_cache(pretokens)
         return self.vocabulary.encode_pretokens(pretokens, **options)
 

@@ -1,0 +1,224 @@
+"""Tokenizer throughput and peak memory, as ratios against Rust baselines measured in the same run.
+
+    .venv/bin/python bench/tokenize.py [--repeat N] [--tokenizer FILE] [--gpt2 FILE] [--mb N]
+
+On the standard library's source and on the UDHR (where present) it measures, in MB/s of
+UTF-8 input:
+
+* functok greedy:   ``Tokenizer.encode`` (codec + greedy BPE);
+* functok optimal:  ``Tokenizer.encode(segmentation="optimal")`` (codec + minimum tokens);
+* HF plain:         Hugging Face ``tokenizers`` ``encode`` (one thread) with the same vocabulary
+                    and the llama3 splitter, NFC, without the codec (the baseline);
+* GPT-2 optimal:    functok's optimal segmenter on the GPT-2 rank file (GPT-2 pre-tokens);
+* tiktoken:         tiktoken's ``encode_ordinary`` on the same rank file (the baseline).
+
+Every case encodes the corpus one document (file) at a time. Each case runs in its own process, so "cold" (the first call, empty caches) is a true cold
+start, "warm" is the best of ``--repeat`` further calls, and the peak resident memory is that
+process's own (minus the memory it held before encoding: text, vocabulary, interpreter).
+
+The functok tokenizer is trained here on other standard library files (16k vocabulary) unless
+``--tokenizer`` gives one. The GPT-2 rank file comes from ``--gpt2``, ``$FUNCTOK_GPT2_TIKTOKEN``
+or ``~/.cache/functok/gpt2.tiktoken`` (``pip download --no-deps openai-whisper`` holds it as
+``whisper/assets/gpt2.tiktoken``); without it the GPT-2 rows are skipped.
+
+Goals (issue 4): functok optimal >= 1.0x HF plain; GPT-2 optimal >= 0.5x tiktoken.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+# This file is named tokenize.py: running it puts bench/ first on sys.path, where it would
+# shadow the standard library's `tokenize` (imported by inspect, linecache...). Drop it.
+if sys.path and os.path.abspath(sys.path[0] or ".") == os.path.dirname(os.path.abspath(__file__)):
+    del sys.path[0]
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import platform  # noqa: E402
+import resource  # noqa: E402
+import subprocess  # noqa: E402
+import sysconfig  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+UDHR = REPO.parent / "shared" / "corpora" / "udhr"
+CASES = ("functok-greedy", "functok-optimal", "hf-plain", "gpt2-optimal", "tiktoken")
+
+
+# --- corpora ------------------------------------------------------------------------------
+
+
+def stdlib_files() -> list[Path]:
+    root = Path(sysconfig.get_paths()["stdlib"])
+    return sorted(p for p in root.rglob("*.py") if "site-packages" not in p.parts)
+
+
+def read_files(paths, limit_bytes: int) -> list[str]:
+    docs, size = [], 0
+    for path in paths:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        docs.append(text)
+        size += len(text.encode())
+        if size >= limit_bytes:
+            break
+    return docs
+
+
+def corpus(name: str, mb: float) -> list[str]:
+    """The measured documents: odd-numbered stdlib files, or every UDHR translation."""
+    if name == "stdlib":
+        return read_files(stdlib_files()[1::2], int(mb * 1e6))
+    return read_files(sorted(UDHR.glob("*.txt")), 10**12)
+
+
+def training_text(mb: float) -> list[str]:
+    return read_files(stdlib_files()[0::2], int(mb * 1e6))
+
+
+# --- one case, in a child process ---------------------------------------------------------
+
+
+def _rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KiB
+
+
+def _encoder(case: str, tokenizer_path: str, gpt2_path: str):
+    if case in ("functok-greedy", "functok-optimal"):
+        from functok.tokenizer import Tokenizer
+
+        tok = Tokenizer.from_file(tokenizer_path)
+        segmentation = case.split("-")[1]
+        return lambda text: tok.encode(text, segmentation=segmentation, disallowed_special=()).ids
+    if case == "hf-plain":
+        from tokenizers import Tokenizer as HFTokenizer
+
+        from functok.split import SPEC_PATTERNS
+
+        data = json.loads(Path(tokenizer_path).read_text(encoding="utf-8"))["tokenizer"]
+        data = dict(data, added_tokens=[], normalizer={"type": "NFC"}, pre_tokenizer={
+            "type": "Split", "pattern": {"Regex": SPEC_PATTERNS["llama3"]},
+            "behavior": "Isolated", "invert": False})
+        hf = HFTokenizer.from_str(json.dumps(data))
+        return lambda text: hf.encode(text, add_special_tokens=False).ids
+    if case == "gpt2-optimal":
+        from functok.vocab import load_tiktoken
+
+        vocab = load_tiktoken(gpt2_path, pattern="gpt2")
+        return lambda text: vocab.encode(text, segmentation="optimal")
+    if case == "tiktoken":
+        import tiktoken
+
+        from functok.vocab import PATTERNS, read_tiktoken_ranks
+
+        enc = tiktoken.Encoding("gpt2-local", pat_str=PATTERNS["gpt2"],
+                                mergeable_ranks=read_tiktoken_ranks(gpt2_path), special_tokens={})
+        return enc.encode_ordinary
+    raise ValueError(case)
+
+
+def child(case: str, corpus_name: str, mb: float, repeat: int, tokenizer_path: str, gpt2_path: str) -> dict:
+    docs = corpus(corpus_name, mb)
+    encode = _encoder(case, tokenizer_path, gpt2_path)
+    encode("warm up the imports, not the caches")
+    before = _rss_mb()
+    start = time.perf_counter()
+    tokens = sum(len(encode(doc)) for doc in docs)
+    cold = time.perf_counter() - start
+    warm = cold
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for doc in docs:
+            encode(doc)
+        warm = min(warm, time.perf_counter() - start)
+    size = sum(len(doc.encode()) for doc in docs) / 1e6
+    return {"case": case, "MB": size, "tokens": tokens, "cold": size / cold, "warm": size / warm,
+            "peak_mb": _rss_mb() - before}
+
+
+def run_child(case: str, corpus_name: str, args, tokenizer_path: str, gpt2_path: str) -> dict:
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", case, corpus_name,
+           "--mb", str(args.mb), "--repeat", str(args.repeat), "--tokenizer", tokenizer_path,
+           "--gpt2", gpt2_path or ""]
+    done = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, RAYON_NUM_THREADS="1"))
+    if done.returncode:
+        raise RuntimeError(f"{case} on {corpus_name} failed:\n{done.stderr}")
+    return json.loads(done.stdout)
+
+
+# --- the report ---------------------------------------------------------------------------
+
+
+def prepare_tokenizer(args, workdir: Path) -> str:
+    if args.tokenizer:
+        return args.tokenizer
+    from functok.tokenizer import Tokenizer
+
+    start = time.perf_counter()
+    tok = Tokenizer.train(iter(training_text(args.train_mb)), vocab_size=16_000, show_progress=False)
+    path = workdir / "stdlib-16k.json"
+    tok.save(path)
+    print(f"# trained a 16k functok tokenizer on {args.train_mb} MB of stdlib source in "
+          f"{time.perf_counter() - start:.1f} s")
+    return str(path)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=2, help="warm runs per case")
+    parser.add_argument("--mb", type=float, default=4.0, help="MB of stdlib source to encode")
+    parser.add_argument("--train-mb", type=float, default=3.0, help="MB of stdlib source to train on")
+    parser.add_argument("--tokenizer", help="a saved functok tokenizer (default: train one)")
+    parser.add_argument("--gpt2", help="the GPT-2 rank file (gpt2.tiktoken)")
+    parser.add_argument("--child", nargs=2, metavar=("CASE", "CORPUS"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(child(*args.child, args.mb, args.repeat, args.tokenizer, args.gpt2)))
+        return 0
+
+    import functok
+    from functok.vocab import find_gpt2_tiktoken
+
+    gpt2 = args.gpt2 or (str(find_gpt2_tiktoken() or "") or None)
+    print(f"# functok {functok.__version__}, Python {platform.python_version()}, "
+          f"{platform.machine()}, {os.cpu_count()} cores (shared); one process per case")
+    if gpt2 is None:
+        print("# GPT-2 rank file not found (--gpt2, $FUNCTOK_GPT2_TIKTOKEN, ~/.cache/functok/"
+              "gpt2.tiktoken): GPT-2 rows skipped")
+    corpora = ["stdlib"] + (["udhr"] if UDHR.is_dir() else [])
+    if "udhr" not in corpora:
+        print(f"# UDHR not found at {UDHR}; skipped")
+    with tempfile.TemporaryDirectory() as tmp:
+        tokenizer_path = prepare_tokenizer(args, Path(tmp))
+        print(f"{'corpus':<8}{'case':<17}{'MB':>6}{'tokens':>11}{'cold MB/s':>11}{'warm MB/s':>11}"
+              f"{'peak MB':>9}")
+        results = {}
+        for name in corpora:
+            for case in CASES:
+                if case in ("gpt2-optimal", "tiktoken") and gpt2 is None:
+                    continue
+                r = run_child(case, name, args, tokenizer_path, gpt2 or "")
+                results[name, case] = r
+                print(f"{name:<8}{case:<17}{r['MB']:>6.1f}{r['tokens']:>11,}{r['cold']:>11.2f}"
+                      f"{r['warm']:>11.2f}{r['peak_mb']:>9.0f}", flush=True)
+        print()
+        print("ratios (cold / warm)                         goal")
+        for name in corpora:
+            for ours, base, goal in (("functok-optimal", "hf-plain", 1.0),
+                                     ("functok-greedy", "hf-plain", None),
+                                     ("gpt2-optimal", "tiktoken", 0.5)):
+                if (name, ours) in results and (name, base) in results:
+                    a, b = results[name, ours], results[name, base]
+                    print(f"{name:<8}{ours + ' / ' + base:<34}{a['cold'] / b['cold']:>5.2f}x /"
+                          f"{a['warm'] / b['warm']:>5.2f}x  {'>= %.1fx' % goal if goal else ''}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
