@@ -126,6 +126,9 @@ def test_byte_level_vocabulary_matches_hf():
     words.append("".join(bytes_to_unicode()[b] for b in "Ünïcødé 漢字".encode()))
     expected = [[t.id for t in hf.model.tokenize(w)] for w in words]
     assert [vocab.ids(w) for w in words] == expected
+    # and the DP over bytes (GPT-2 alphabet) never needs more tokens
+    for w, greedy in zip(words, expected):
+        assert len(vocab.ids(w, segmentation="optimal")) <= len(greedy)
 
 
 # --- the pure-Python path -----------------------------------------------------------------

@@ -184,6 +184,8 @@ def test_special_tokens_as_tiktoken_does(tok):
     assert ids.count(eot) == 1
     assert tok.decode(ids) == text
     assert tok.decode(ids, skip_special_tokens=True) == "ab"
+    stream = DecodeStream(tok, skip_special_tokens=True)
+    assert "".join(stream.step(i) or "" for i in ids) + stream.finish() == "ab"
     assert tok.encode(text, allowed_special="all").ids == ids
     plain = tok.encode(text, disallowed_special=()).ids
     assert eot not in plain and tok.decode(plain) == text
@@ -336,3 +338,15 @@ def test_streaming_copes_with_anything_in_replace_mode(tok):
     assert out == tok.decode(junk, errors="replace")
     with pytest.raises(ValueError):
         tok.decode([10**9])
+
+
+def test_docstring_examples_run():
+    """The examples in the public docstrings are real outputs."""
+    import doctest
+
+    from functok import bpe, segment, tokenizer, tsr, vocab
+
+    need_tokenizers()  # the tokenizer examples train one
+    for module in (tokenizer, segment, bpe, vocab, tsr):
+        result = doctest.testmod(module)
+        assert result.failed == 0, f"{module.__name__}: {result}"

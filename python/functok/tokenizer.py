@@ -45,7 +45,7 @@ from .errors import FormatError
 from .opcodes import ESCAPE_CHAR, GROUP_FIRST, GROUP_LAST, MULTIREPEAT, REPEAT
 from .segment import TIE_BREAKS
 from .split import SPLITTERS
-from .vocab import Vocabulary
+from .vocab import Vocabulary, reachable_by_merges
 
 __all__ = ["FORMAT_VERSION", "DecodeStream", "Encoding", "Tokenizer"]
 
@@ -260,11 +260,7 @@ class Tokenizer:
         return [(p, span) for p, span, _ in self._pretoken_spans(text, 0)]
 
     def _reachable(self) -> set[str]:
-        out = {t for t in self._vocab if len(t) == 1}
-        for left, right in self._merges:  # trainer order: parts always come first
-            if left in out and right in out:
-                out.add(left + right)
-        return out
+        return reachable_by_merges(self._vocab, self._merges)
 
     # -- encoding ------------------------------------------------------------------------
 
@@ -422,7 +418,7 @@ class Tokenizer:
                 yield p, (char_spans[0][0], char_spans[-1][1]), char_spans
             position += size
 
-    def _token_offsets(self, text: str, base: int, ids: list[int], options: dict) -> list[tuple[int, int]]:
+    def _token_offsets(self, text: str, base: int, options: dict) -> list[tuple[int, int]]:
         out: list[tuple[int, int]] = []
         for pretoken, _, char_spans in self._pretoken_spans(text, base):
             ch = 0  # code point of the pre-token where the next token starts
@@ -528,7 +524,7 @@ class Encoding:
                     out.append((base, base + size))
                 else:
                     size = len(part)
-                    out.extend(self._tokenizer._token_offsets(part, base, self.ids, self._options))
+                    out.extend(self._tokenizer._token_offsets(part, base, self._options))
                 base += size
             assert len(out) == len(self.ids)
             self._offsets = out

@@ -41,6 +41,8 @@ __all__ = [
     "load_hf",
     "load_tiktoken",
     "load_vocabulary",
+    "reachable_by_merges",
+    "read_tiktoken_ranks",
 ]
 
 # Pre-tokenizer patterns of the tiktoken encodings (tiktoken_ext/openai_public.py), for the
@@ -216,6 +218,19 @@ def _identity(x):
     return x
 
 
+def reachable_by_merges(vocab: Mapping[str, int], merges: Iterable[tuple[str, str]]) -> set[str]:
+    """The tokens the merges can build: the one-symbol tokens, then every merge of two
+    reachable tokens, to a fixed point (a trained merge list needs one pass)."""
+    merges = list(merges)
+    out = {t for t in vocab if len(t) == 1}
+    grew = True
+    while grew:
+        before = len(out)
+        out.update(a + b for a, b in merges if a in out and b in out)
+        grew = len(out) > before
+    return out & set(vocab)
+
+
 def _is_byte_token(token) -> bool:
     return isinstance(token, str) and _BYTE_FALLBACK.fullmatch(token) is not None
 
@@ -251,17 +266,6 @@ def load_hf(source: str | os.PathLike | Mapping) -> Vocabulary:
     special = {t["content"]: t["id"] for t in data.get("added_tokens") or ()}
     byte_level = "ByteLevel" in json.dumps([data.get("pre_tokenizer"), data.get("decoder")])
 
-    def reachable() -> set[str]:
-        # the single symbols, then every merge of two reachable tokens, to a fixed point
-        # (trained merge lists are ordered so that one pass suffices)
-        out = {t for t in vocab if len(t) == 1}
-        grew = True
-        while grew:
-            before = len(out)
-            out.update(a + b for a, b in merges if a in out and b in out)
-            grew = len(out) > before
-        return out & set(vocab)
-
     def to_text(pretoken: str) -> str:
         if not byte_level:
             return pretoken
@@ -275,7 +279,7 @@ def load_hf(source: str | os.PathLike | Mapping) -> Vocabulary:
         special_tokens=special,
         greedy=bpe.tokenize,
         pre_tokenize=_hf_pre_tokenizer(data),
-        reachable=reachable,
+        reachable=lambda: reachable_by_merges(vocab, merges),
         byte_fallback=bpe.byte_fallback,
         to_text=to_text,
     )
