@@ -165,9 +165,6 @@ def test_generated_files_name_their_generator():
 
 # Spec examples whose `roundtrip` flag is missing although the stream is not canonical; reported
 # to the spec writer (the fix is `"roundtrip": false` in the example).
-KNOWN_SPEC_ROUNDTRIP_DEFECTS = {"spec-decode-output-at-limit"}
-
-
 def test_roundtrip_flags_agree_with_the_reference_encoder():
     """A decode vector without roundtrip:false holds a canonical stream, one with it does not.
 
@@ -176,7 +173,7 @@ def test_roundtrip_flags_agree_with_the_reference_encoder():
     """
     wrong = []
     for test in all_tests():
-        if test["op"] != "decode" or "expected" not in test or test["id"] in KNOWN_SPEC_ROUNDTRIP_DEFECTS:
+        if test["op"] != "decode" or "expected" not in test:
             continue
         splitter = test.get("options", {}).get("splitter", "llama3")
         canonical = functok.encode(test["expected"], normalize=None, splitter=splitter) == test["input"]
