@@ -167,3 +167,22 @@ def test_round_trip_stdlib_source():
 ])
 def test_stress_inputs_round_trip(text):
     assert decode(encode(text, normalize=None)) == text
+
+
+def test_runtime_is_standard_library_only():
+    """The codec imports and works with regex, tokenizers and every unicodedata blocked."""
+    import subprocess
+    import sys
+    script = (
+        "import sys\n"
+        "for name in ('regex', 'tokenizers', 'unicodedata', 'unicodedata2', 'tqdm'):\n"
+        "    sys.modules[name] = None  # any import of them now fails\n"
+        "import functok\n"
+        "text = 'Héllo İstanbul, ÇA VA??? ' * 3 + '\\ue000'\n"
+        "stream = functok.encode(text)\n"
+        "assert functok.decode(stream) == text\n"
+        "assert [str(i) for i in functok.pieces('Héllo')[0].instructions] == ['ACUTE(1)', 'CAPITALIZE(0)']\n"
+        "print('ok')\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr

@@ -24,17 +24,23 @@ from .errors import ERROR_KINDS as ERROR_KINDS
 from .errors import FormatError as FormatError
 from .split import SPLITTERS as SPLITTERS
 from .split import split as split
+from .tokenizer import DecodeStream as DecodeStream
+from .tokenizer import Encoding as Encoding
+from .tokenizer import Tokenizer as Tokenizer
 
 SPEC_VERSION = "1.0.0"
 __version__ = "0.1.0"
 
 __all__ = [
+    "DecodeStream",
     "ERROR_KINDS",
+    "Encoding",
     "FormatError",
     "Instruction",
     "Piece",
     "SPEC_VERSION",
     "SPLITTERS",
+    "Tokenizer",
     "__version__",
     "decode",
     "encode",
