@@ -12,12 +12,13 @@ UTF-8 input:
 * GPT-2 optimal:    functok's optimal segmenter on the GPT-2 rank file (GPT-2 pre-tokens);
 * tiktoken:         tiktoken's ``encode_ordinary`` on the same rank file (the baseline).
 
-Every case encodes the corpus one document (file) at a time. Each case runs in its own process, so "cold" (the first call, empty caches) is a true cold
-start, "warm" is the best of ``--repeat`` further calls, and the peak resident memory is that
-process's own (minus the memory it held before encoding: text, vocabulary, interpreter).
+Every case encodes the corpus one document (file) at a time, in its own process: "cold" is the
+first pass (empty caches), "warm" the best of ``--repeat`` further passes, and the peak resident
+memory is that process's high-water mark (with its growth during encoding: the text, the
+vocabulary and the interpreter are loaded before).
 
-The functok tokenizer is trained here on other standard library files (16k vocabulary) unless
-``--tokenizer`` gives one. The GPT-2 rank file comes from ``--gpt2``, ``$FUNCTOK_GPT2_TIKTOKEN``
+The functok tokenizer (16k vocabulary) is trained here on other standard library files and half
+of the UDHR translations, unless ``--tokenizer`` gives one. The GPT-2 rank file comes from ``--gpt2``, ``$FUNCTOK_GPT2_TIKTOKEN``
 or ``~/.cache/functok/gpt2.tiktoken`` (``pip download --no-deps openai-whisper`` holds it as
 ``whisper/assets/gpt2.tiktoken``); without it the GPT-2 rows are skipped.
 
@@ -79,13 +80,24 @@ def corpus(name: str, mb: float) -> list[str]:
 
 
 def training_text(mb: float) -> list[str]:
-    return read_files(stdlib_files()[0::2], int(mb * 1e6))
+    """Even-numbered stdlib files, and every other UDHR translation (so that the UDHR rows
+    measure a vocabulary that knows those scripts, not mostly byte fallback)."""
+    udhr = read_files(sorted(UDHR.glob("*.txt"))[0::2], 10**12) if UDHR.is_dir() else []
+    return read_files(stdlib_files()[0::2], int(mb * 1e6)) + udhr
 
 
 # --- one case, in a child process ---------------------------------------------------------
 
 
 def _rss_mb() -> float:
+    """This process's peak resident memory. VmHWM, because ru_maxrss survives exec and would
+    report the (larger) parent that trained the tokenizer."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024  # kB
+    except OSError:
+        pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KiB
 
 
@@ -139,7 +151,7 @@ def child(case: str, corpus_name: str, mb: float, repeat: int, tokenizer_path: s
         warm = min(warm, time.perf_counter() - start)
     size = sum(len(doc.encode()) for doc in docs) / 1e6
     return {"case": case, "MB": size, "tokens": tokens, "cold": size / cold, "warm": size / warm,
-            "peak_mb": _rss_mb() - before}
+            "peak_mb": _rss_mb(), "growth_mb": _rss_mb() - before}
 
 
 def run_child(case: str, corpus_name: str, args, tokenizer_path: str, gpt2_path: str) -> dict:
@@ -164,8 +176,8 @@ def prepare_tokenizer(args, workdir: Path) -> str:
     tok = Tokenizer.train(iter(training_text(args.train_mb)), vocab_size=16_000, show_progress=False)
     path = workdir / "stdlib-16k.json"
     tok.save(path)
-    print(f"# trained a 16k functok tokenizer on {args.train_mb} MB of stdlib source in "
-          f"{time.perf_counter() - start:.1f} s")
+    print(f"# trained a 16k functok tokenizer on {args.train_mb} MB of stdlib source and half the "
+          f"UDHR in {time.perf_counter() - start:.1f} s")
     return str(path)
 
 
@@ -197,7 +209,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         tokenizer_path = prepare_tokenizer(args, Path(tmp))
         print(f"{'corpus':<8}{'case':<17}{'MB':>6}{'tokens':>11}{'cold MB/s':>11}{'warm MB/s':>11}"
-              f"{'peak MB':>9}")
+              f"{'peak RSS MB':>13}{'(growth)':>10}")
         results = {}
         for name in corpora:
             for case in CASES:
@@ -206,7 +218,7 @@ def main() -> int:
                 r = run_child(case, name, args, tokenizer_path, gpt2 or "")
                 results[name, case] = r
                 print(f"{name:<8}{case:<17}{r['MB']:>6.1f}{r['tokens']:>11,}{r['cold']:>11.2f}"
-                      f"{r['warm']:>11.2f}{r['peak_mb']:>9.0f}", flush=True)
+                      f"{r['warm']:>11.2f}{r['peak_mb']:>13.0f}{r['growth_mb']:>10.0f}", flush=True)
         print()
         print("ratios (cold / warm)                         goal")
         for name in corpora:
