@@ -13,3 +13,12 @@ python3 -m venv .venv
 step "Python: pytest (codec, tables, splitter, conformance, tokenizer, CLI)"
 export FUNCTOK_HYPOTHESIS_EXAMPLES="${FUNCTOK_HYPOTHESIS_EXAMPLES:-200}"
 .venv/bin/python -m pytest -q -p no:cacheprovider
+
+step "Node: the wasm bundle in Pyodide (conformance, determinism, errors, API)"
+npm ci --no-audit --no-fund
+npm run build
+npm test
+
+step "Browser: the web demo end to end (headless Chromium)"
+command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+npm run test:e2e
