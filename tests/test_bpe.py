@@ -190,6 +190,30 @@ def test_random_rank_tables_match_tiktoken(ranks, texts):
         assert ours == expected
 
 
+def test_gpt2_pattern_for_re_equals_regex():
+    """functok runs GPT-2's pattern on the standard library's `re`; `regex` runs the original."""
+    regex = pytest.importorskip("regex")
+    from functok.vocab import _gpt2_pattern
+
+    _, held_out = stdlib_texts()
+    texts = list(held_out[:40]) + ["x's 'll  \t\n\n  é漢字 1234 ½ \U0001d400\U0001f600!!", "\u3000 a\u00a0b"]
+    try:
+        texts += udhr_texts()
+    except pytest.skip.Exception:
+        pass
+    original = regex.compile(PATTERNS["gpt2"])
+    for text in texts:
+        assert _gpt2_pattern().findall(text) == original.findall(text)
+
+
+@given(st.text(st.characters(codec="utf-8"), max_size=40))
+def test_gpt2_pattern_on_any_text(text):
+    regex = pytest.importorskip("regex")
+    from functok.vocab import _gpt2_pattern
+
+    assert _gpt2_pattern().findall(text) == regex.findall(PATTERNS["gpt2"], text)
+
+
 def test_gpt2_rank_file_matches_tiktoken():
     path = find_gpt2_tiktoken()
     if path is None:
