@@ -235,6 +235,11 @@ class Tokenizer:
     def from_file(cls, path: str | os.PathLike) -> Tokenizer:
         return cls.from_str(Path(path).read_text(encoding="utf-8"))
 
+    def __repr__(self) -> str:
+        h = self.header
+        return (f"Tokenizer(vocab_size={self.vocab_size}, splitter={h['splitter']!r}, "
+                f"normalize={h['normalize']!r}, split_operators={h['split_operators']})")
+
     # -- vocabulary ----------------------------------------------------------------------
 
     @property
