@@ -139,6 +139,10 @@ class Segmenter:
             return list(greedy) if len(greedy) <= len(ids) else ids
         if tie_break != "leftmost-longest":
             raise ValueError(f"unknown tie_break {tie_break!r}; expected one of {TIE_BREAKS}")
+        return self.leftmost_longest(s)
+
+    def leftmost_longest(self, s: Symbols) -> list[int]:
+        """``segment(s)`` with the default tie-break."""
         whole = self.tokens.get(s)
         if whole is not None:  # one token: nothing is shorter, and it is the longest first token
             return [whole]

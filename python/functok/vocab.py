@@ -31,7 +31,7 @@ from typing import Any
 from pathlib import Path
 
 from .bpe import BPE, TiktokenBPE, byte_fallback_token
-from .segment import Segmenter
+from .segment import TIE_BREAKS, Segmenter
 
 __all__ = [
     "PATTERNS",
@@ -143,32 +143,9 @@ class Vocabulary:
         reachable_only: bool = False,
     ) -> list[int]:
         """The ids of one pre-token (cached; do not modify the returned list)."""
-        cache = self._cache(segmentation, tie_break, reachable_only)
-        found = cache.get(pretoken)
-        if found is None:
-            found = self._compute(pretoken, segmentation, tie_break, reachable_only)
-            if len(cache) >= _MAX_CACHE:
-                cache.clear()
-            cache[pretoken] = found
-        return found
-
-    def _cache(self, segmentation: str, tie_break: str, reachable_only: bool) -> dict:
-        if segmentation == "greedy":  # one greedy cache whatever the DP options
-            tie_break, reachable_only = "", False
-        key = (segmentation, tie_break, reachable_only)
-        cache = self._caches.get(key)
-        if cache is None:
-            cache = self._caches[key] = {}
-        return cache
-
-    def _compute(self, pretoken, segmentation: str, tie_break: str, reachable_only: bool) -> list[int]:
-        if segmentation == "greedy":
-            return self._greedy(self.symbols(pretoken))
-        if segmentation != "optimal":
-            raise ValueError(f"unknown segmentation {segmentation!r}; expected greedy or optimal")
-        greedy = self.ids(pretoken) if tie_break == "prefer-greedy" else None
-        seg = self.segmenter(reachable_only=reachable_only)
-        return seg.segment(self.symbols(pretoken), tie_break=tie_break, greedy=greedy)
+        return self.encode_pretokens(
+            (pretoken,), segmentation=segmentation, tie_break=tie_break, reachable_only=reachable_only
+        )
 
     def encode(
         self,
@@ -194,15 +171,47 @@ class Vocabulary:
         tie_break: str = "leftmost-longest",
         reachable_only: bool = False,
     ) -> list[int]:
-        """The ids of each pre-token, concatenated."""
-        options = dict(segmentation=segmentation, tie_break=tie_break, reachable_only=reachable_only)
-        get = self._cache(segmentation, tie_break, reachable_only).get  # the hot loop: hits
+        """The ids of each pre-token, concatenated (cached per pre-token and mode)."""
+        cache, compute = self._mode(segmentation, tie_break, reachable_only)
+        get = cache.get
         out: list[int] = []
         extend = out.extend
-        for pretoken in pretokens:
+        for pretoken in pretokens:  # the hot loop: mostly cache hits
             found = get(pretoken)
-            extend(found if found is not None else self.ids(pretoken, **options))
+            if found is None:
+                if len(cache) >= _MAX_CACHE:
+                    cache.clear()
+                found = cache[pretoken] = compute(pretoken)
+            extend(found)
         return out
+
+    def _cache(self, segmentation: str, tie_break: str, reachable_only: bool) -> dict:
+        return self._mode(segmentation, tie_break, reachable_only)[0]
+
+    def _mode(self, segmentation: str, tie_break: str, reachable_only: bool) -> tuple[dict, Callable]:
+        """The cache of one mode and the function that fills it."""
+        if segmentation == "greedy":  # one greedy cache whatever the DP options
+            tie_break, reachable_only = "", False
+        key = (segmentation, tie_break, reachable_only)
+        mode = self._caches.get(key)
+        if mode is None:
+            mode = self._caches[key] = ({}, self._computer(*key))
+        return mode
+
+    def _computer(self, segmentation: str, tie_break: str, reachable_only: bool) -> Callable:
+        symbols = self.symbols
+        if segmentation == "greedy":
+            greedy = self._greedy
+            return greedy if symbols is _identity else lambda p: greedy(symbols(p))
+        if segmentation != "optimal":
+            raise ValueError(f"unknown segmentation {segmentation!r}; expected greedy or optimal")
+        seg = self.segmenter(reachable_only=reachable_only)
+        if tie_break == "leftmost-longest":
+            best = seg.leftmost_longest
+            return best if symbols is _identity else lambda p: best(symbols(p))
+        if tie_break == "prefer-greedy":
+            return lambda p: seg.segment(symbols(p), tie_break=tie_break, greedy=self.ids(p))
+        raise ValueError(f"unknown tie_break {tie_break!r}; expected one of {TIE_BREAKS}")
 
     def _byte_fallback_ids(self, symbol: str) -> list[int]:
         ids = [self.tokens.get(byte_fallback_token(b)) for b in symbol.encode("utf-8")]
