@@ -390,38 +390,16 @@ class Tokenizer:
                 to_end = ends
         position = 0
         for piece in codec_pieces(text, normalize=self.normalize, splitter=self.splitter):
-            size = len(piece.text)
-            cuts = list(piece.slot_starts) + [size]
-
-            def span(first: int, last: int, at: int = position) -> tuple[int, int]:
-                """Slots first..last-1 -> original offsets (shifted by ``base``)."""
-                return (base + to_start[at + cuts[first]], base + to_end[at + cuts[last]])
-
-            spans: list[tuple[int, int]] = []
-            parts: list[str] = []
-            for ins in piece.instructions:
-                first = ins.args[0]
-                last = ins.args[1] if ins.name == "MULTIREPEAT" else first + 1
-                code = ins.code
-                parts.append(code)
-                spans.extend([span(first, last)] * len(code))
-            slot = 0
-            escaped = False
-            for ch in piece.base:
-                spans.append(span(slot, slot + 1))
-                if ch == ESCAPE_CHAR and not escaped:
-                    escaped = True
-                    continue
-                escaped = False
-                slot += 1
-            parts.append(piece.base)
+            cuts = [position + c for c in piece.slot_starts] + [position + len(piece.text)]
+            slot_spans = [(base + to_start[a], base + to_end[b]) for a, b in zip(cuts, cuts[1:])]
+            parts, spans = _code_point_spans(piece, slot_spans)
             pretokens = parts if self.split_operators else ["".join(parts)]
             at = 0
             for p in pretokens:
                 char_spans = spans[at : at + len(p)]
                 at += len(p)
                 yield p, (char_spans[0][0], char_spans[-1][1]), char_spans
-            position += size
+            position += len(piece.text)
 
     def _token_offsets(self, text: str, base: int, options: dict) -> list[tuple[int, int]]:
         out: list[tuple[int, int]] = []
@@ -729,6 +707,32 @@ def _final_slots(group: str, slots: int) -> tuple[int, int]:
 
 
 # --- helpers ------------------------------------------------------------------------------
+
+
+def _code_point_spans(piece, slot_spans: list[tuple[int, int]]) -> tuple[list[str], list[tuple[int, int]]]:
+    """A piece's pre-tokens (instructions, then the base) and, for each of their code points,
+    the span of original text it stands for: an instruction's code points span the slots it
+    changes (a MULTIREPEAT its whole unit), a base code point its slot (both code points of an
+    escape pair the same slot)."""
+    parts: list[str] = []
+    spans: list[tuple[int, int]] = []
+    for ins in piece.instructions:
+        first = ins.args[0]
+        last = ins.args[1] - 1 if ins.name == "MULTIREPEAT" else first
+        code = ins.code
+        parts.append(code)
+        spans.extend([(slot_spans[first][0], slot_spans[last][1])] * len(code))
+    slot = 0
+    escaped = False
+    for ch in piece.base:
+        spans.append(slot_spans[slot])
+        if ch == ESCAPE_CHAR and not escaped:
+            escaped = True
+            continue
+        escaped = False
+        slot += 1
+    parts.append(piece.base)
+    return parts, spans
 
 
 def _alternation(tokens: Iterable[str]) -> re.Pattern | None:
