@@ -350,3 +350,12 @@ def test_docstring_examples_run():
     for module in (tokenizer, segment, bpe, vocab, tsr):
         result = doctest.testmod(module)
         assert result.failed == 0, f"{module.__name__}: {result}"
+
+
+def test_streaming_a_long_text_after_a_repeat_stays_linear(tok):
+    """A repeat's text waits for the next group; each step scans only the new code points."""
+    ids = tok.encode("aaaa").ids + [tok.token_to_id("b")] * 50_000
+    stream = DecodeStream(tok)
+    out = [stream.step(i) for i in ids]
+    assert set(out[len(ids) - 50_000:]) == {None}  # held: REPEAT(0,4) could still be dropped
+    assert stream.finish() == "aaaa" + "b" * 50_000 == tok.decode(ids)

@@ -557,6 +557,7 @@ class DecodeStream:
         self._pending = ""  # op stream not yet turned into final text
         self._in_group = False  # does _pending start with a group (else: literal text)
         self._emitted = 0  # output of _pending already returned (partial slots)
+        self._scanned = 0  # _pending[:_scanned] holds no group after the first (slot boundary)
         self._offset = 0  # stream code points before _pending (for error offsets)
         self._output = 0  # code points output so far in this stretch (for max_output)
 
@@ -593,7 +594,7 @@ class DecodeStream:
         self._pending += self._utf8.decode(b"", final=True)
         out = self._advance()
         out += self._decode(self._pending)[self._emitted :] if self._pending else ""
-        self._pending, self._in_group, self._emitted = "", False, 0
+        self._pending, self._in_group, self._emitted, self._scanned = "", False, 0, 0
         self._offset = self._output = 0
         return out
 
@@ -612,13 +613,14 @@ class DecodeStream:
         self._offset += size
         self._output += len(text)
         self._emitted = 0
+        self._scanned = 0
         return out
 
     def _advance(self) -> str:
         out = []
         while self._pending:
             if not self._in_group:
-                size = _literal_prefix(self._pending)
+                size = _literal_length(self._pending, 0)
                 if size:
                     out.append(self._take(size, self._decode(self._pending[:size])))
                 if not self._pending or not _is_group(self._pending[0]):
@@ -627,20 +629,24 @@ class DecodeStream:
             group = _group_length(self._pending)
             if group == len(self._pending):
                 break  # the group may still grow
-            end = _next_group(self._pending, group)
-            if end is not None:  # the group's text is complete
+            # The group's text so far; only what arrived since the last step is scanned.
+            end = max(group, self._scanned)
+            end += _literal_length(self._pending, end)
+            if end < len(self._pending) and _is_group(self._pending[end]):  # text complete
                 out.append(self._take(end, self._decode(self._pending[:end])))
                 continue
-            slots, size = _complete_slots(self._pending, group)
+            self._scanned = end
+            head = self._pending[group : min(end, group + 2 * _SLOT_CAP)]
+            slots = len(head) - head.count(ESCAPE_CHAR)  # an escape pair is one slot
             final, positions = _final_slots(self._pending[:group], slots)
             if slots and final == slots and positions <= slots and not self._has_repeat(group):
                 # every instruction has its slot: the rest of this text is literal
-                out.append(self._take(group + size, self._decode(self._pending[: group + size])))
+                out.append(self._take(end, self._decode(self._pending[:end])))
                 self._in_group = False
                 continue
             if final:
-                head = group + _slots_size(self._pending, group, final)
-                partial = self._decode(self._pending[:head], errors="replace")
+                prefix = group + _slots_size(self._pending, group, final)
+                partial = self._decode(self._pending[:prefix], errors="replace")
                 out.append(partial[self._emitted :])
                 self._emitted = len(partial)
             break
@@ -650,20 +656,15 @@ class DecodeStream:
         return any(ord(c) in (REPEAT, MULTIREPEAT) for c in self._pending[:group])
 
 
-def _literal_prefix(stream: str) -> int:
-    """Length of the leading text of ``stream`` with no group and no unpaired escape."""
-    i, n = 0, len(stream)
-    while i < n:
-        ch = stream[i]
-        if ch == ESCAPE_CHAR:
-            if i + 1 == n:
-                break
-            i += 2
-        elif _is_group(ch):
-            break
-        else:
-            i += 1
-    return i
+# Text with no group: code points outside U+E000..U+EFFF, and escape pairs. An escape with
+# nothing after it yet is not matched (it waits for its code point).
+_LITERAL = re.compile(r"(?:[^\ue000-\uefff]|\uefff[\s\S])*")
+_SLOT_CAP = 257  # more slots than any argument can name: enough to decide on any group
+
+
+def _literal_length(stream: str, start: int) -> int:
+    """Length of the text of ``stream`` from ``start`` with no group and no unpaired escape."""
+    return _LITERAL.match(stream, start).end() - start
 
 
 def _group_length(stream: str) -> int:
@@ -671,18 +672,6 @@ def _group_length(stream: str) -> int:
     while i < len(stream) and _is_group(stream[i]):
         i += 1
     return i
-
-
-def _next_group(stream: str, start: int) -> int | None:
-    """Index of the next group after ``start`` (escapes skipped), or None."""
-    i = start + _literal_prefix(stream[start:])
-    return i if i < len(stream) and _is_group(stream[i]) else None
-
-
-def _complete_slots(stream: str, start: int) -> tuple[int, int]:
-    """(slots, code points) of the complete slots of the text from ``start``."""
-    text = stream[start : start + _literal_prefix(stream[start:])]
-    return len(text) - text.count(ESCAPE_CHAR), len(text)  # an escape pair is one slot
 
 
 def _slots_size(stream: str, start: int, slots: int) -> int:
