@@ -57,6 +57,15 @@ def test_save_and_load_give_the_same_ids(tok, tmp_path):
     assert Tokenizer.from_str(tok.to_str()).get_vocab() == tok.get_vocab()
 
 
+def test_pickle_for_multiprocessing(tok):
+    import pickle
+
+    tok.encode("warm the caches", segmentation="optimal")
+    clone = pickle.loads(pickle.dumps(tok))
+    assert clone.encode("Hello wörld").ids == tok.encode("Hello wörld").ids
+    assert repr(clone) == repr(tok)
+
+
 def test_the_inner_file_is_a_working_hf_tokenizer(tok):
     tokenizers = need_tokenizers()
     hf = tokenizers.Tokenizer.from_str(json.dumps(tok.hf_json))

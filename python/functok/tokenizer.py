@@ -235,6 +235,9 @@ class Tokenizer:
     def from_file(cls, path: str | os.PathLike) -> Tokenizer:
         return cls.from_str(Path(path).read_text(encoding="utf-8"))
 
+    def __reduce__(self):  # pickle (multiprocessing) through the file format, without caches
+        return (Tokenizer.from_str, (self.to_str(),))
+
     def __repr__(self) -> str:
         h = self.header
         return (f"Tokenizer(vocab_size={self.vocab_size}, splitter={h['splitter']!r}, "
