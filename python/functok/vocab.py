@@ -27,8 +27,8 @@ import json
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 from .bpe import BPE, TiktokenBPE, byte_fallback_token
 from .segment import TIE_BREAKS, Segmenter
@@ -46,7 +46,8 @@ __all__ = [
 ]
 
 # Pre-tokenizer patterns of the tiktoken encodings (tiktoken_ext/openai_public.py), for the
-# `regex` module. "llama3" is functok's default splitter, which needs no `regex`.
+# `regex` module. "gpt2" and "llama3" run on the standard library's `re` instead (same pieces,
+# pinned Unicode tables, no dependency); other patterns need `regex`.
 PATTERNS = {
     "gpt2": r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+""",
     "cl100k": r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+|"""
@@ -275,10 +276,12 @@ def load_hf(source: str | os.PathLike | Mapping) -> Vocabulary:
     special = {t["content"]: t["id"] for t in data.get("added_tokens") or ()}
     byte_level = "ByteLevel" in json.dumps([data.get("pre_tokenizer"), data.get("decoder")])
 
+    back = {c: b for b, c in bytes_to_unicode().items()}
+
     def to_text(pretoken: str) -> str:
+        """The text a pre-token spells (for byte-level ones, its bytes read as UTF-8)."""
         if not byte_level:
             return pretoken
-        back = {c: b for b, c in bytes_to_unicode().items()}
         return bytes(back.get(c, 63) for c in pretoken).decode("utf-8", "replace")
 
     return Vocabulary(
