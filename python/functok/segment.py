@@ -136,7 +136,7 @@ class Segmenter:
             if greedy is None:
                 raise ValueError("tie_break='prefer-greedy' needs the greedy ids")
             ids = self.segment(s)
-            return list(greedy) if len(greedy) <= len(ids) else ids
+            return list(greedy) if len(greedy) == len(ids) else ids
         if tie_break != "leftmost-longest":
             raise ValueError(f"unknown tie_break {tie_break!r}; expected one of {TIE_BREAKS}")
         return self.leftmost_longest(s)
