@@ -128,13 +128,14 @@ def test_min_frequency_limits_merges():
 
 @pytest.mark.parametrize("options", SEGMENTATIONS, ids=lambda o: "-".join(map(str, o.values())))
 def test_udhr_round_trips_with_a_code_only_tokenizer(tok, options):
-    texts = udhr_texts()
+    # every translation for the two segmentations; every 8th for the other options
+    texts = udhr_texts()[:: 1 if len(options) == 1 else 8]
     unseen = set()
     for text in texts:
         ids = tok.encode(text, **options).ids
         assert tok.decode(ids) == nfc(text)
         unseen.update(c for c in nfc(text) if tok.token_to_id(c) is None)
-    assert len(unseen) > 1000  # most characters were never seen in training
+    assert len(unseen) > 500  # most characters were never seen in training
 
 
 @given(st.text(st.characters(codec="utf-8"), max_size=80))
