@@ -173,7 +173,7 @@ class _Progress:
             self._bar.close()
 
 
-def _load(spec: str, pattern: str) -> Vocabulary:
+def _load(spec: str, pattern: str | None) -> Vocabulary:
     if spec == "gpt2" and not Path(spec).exists():
         found = find_gpt2_tiktoken()
         if found is None:
@@ -221,8 +221,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="functok tokenizer file, tokenizer.json, tiktoken rank file, or 'gpt2'")
     parser.add_argument("--corpus", required=True, nargs="+", metavar="PATH",
                         help="UTF-8 text files or directories (read recursively)")
-    parser.add_argument("--pattern", default="gpt2",
-                        help=f"pre-tokenizer of a tiktoken file: {', '.join(PATTERNS)} or a regex")
+    parser.add_argument("--pattern", default=None,
+                        help=f"pre-tokenizer of a tiktoken file: {', '.join(PATTERNS)} or a regex "
+                             f"(default: from the file name, cl100k*/o200k*, else gpt2)")
     parser.add_argument("--reachable-only", action="store_true",
                         help="optimal segmentation uses only tokens the merges can build")
     parser.add_argument("--json", action="store_true", help="print JSON (top-level field 'tsr')")

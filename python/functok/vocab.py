@@ -41,6 +41,7 @@ __all__ = [
     "load_hf",
     "load_tiktoken",
     "load_vocabulary",
+    "pattern_for",
     "reachable_by_merges",
     "read_tiktoken_ranks",
 ]
@@ -52,8 +53,26 @@ PATTERNS = {
     "gpt2": r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+""",
     "cl100k": r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+|"""
     r""" ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s""",
+    "o200k": "|".join(
+        [
+            r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+            r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+            r"""\p{N}{1,3}""",
+            r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+            r"""\s*[\r\n]+""",
+            r"""\s+(?!\S)""",
+            r"""\s+""",
+        ]
+    ),
     "llama3": "llama3",
 }
+
+
+def pattern_for(path: str | os.PathLike) -> str:
+    """The pre-tokenizer a tiktoken file's name suggests: cl100k_base, o200k_base, else GPT-2's
+    (gpt2, r50k_base, p50k_base)."""
+    name = Path(path).name.lower()
+    return next((key for key in ("cl100k", "o200k") if name.startswith(key)), "gpt2")
 
 _BYTE_FALLBACK = re.compile(r"<0x[0-9A-F]{2}>")
 
@@ -337,10 +356,11 @@ def read_tiktoken_ranks(path: str | os.PathLike) -> dict[bytes, int]:
 def load_tiktoken(
     path: str | os.PathLike,
     *,
-    pattern: str = "gpt2",
+    pattern: str | None = None,
     special_tokens: Mapping[str, int] | None = None,
 ) -> Vocabulary:
-    """A tiktoken rank file; ``pattern`` is a key of :data:`PATTERNS` or a `regex` pattern.
+    """A tiktoken rank file; ``pattern`` is a key of :data:`PATTERNS` or a `regex` pattern
+    (default: :func:`pattern_for` the file's name).
 
     Greedy ids come from :class:`functok.bpe.TiktokenBPE` (identical to tiktoken). Symbols are
     bytes. GPT-2's ``<|endoftext|>`` is not in the file; pass it in ``special_tokens``.
@@ -365,7 +385,7 @@ def load_tiktoken(
         tokens=ranks,
         special_tokens=special_tokens or {},
         greedy=bpe.tokenize,
-        pre_tokenize=_regex_pre_tokenizer(pattern),
+        pre_tokenize=_regex_pre_tokenizer(pattern or pattern_for(path)),
         reachable=reachable,
         symbols=lambda piece: piece.encode("utf-8"),
     )
@@ -423,7 +443,7 @@ def find_gpt2_tiktoken() -> Path | None:
     return None
 
 
-def load_vocabulary(path: str | os.PathLike, *, pattern: str = "gpt2") -> Vocabulary:
+def load_vocabulary(path: str | os.PathLike, *, pattern: str | None = None) -> Vocabulary:
     """A functok tokenizer file, a ``tokenizer.json``, or (anything else) a tiktoken file."""
     p = Path(path)
     if p.suffix == ".json":
