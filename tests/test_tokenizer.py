@@ -94,6 +94,16 @@ def test_loader_refuses_a_plain_hf_file(tok):
         Tokenizer.from_str(json.dumps(tok.hf_json))
 
 
+def test_loader_refuses_a_vocabulary_that_is_not_lossless(tok):
+    data = json.loads(tok.to_str())
+    del data["tokenizer"]["model"]["vocab"]["<0x80>"]
+    with pytest.raises(ValueError, match="lacks byte-fallback tokens"):
+        Tokenizer.from_str(json.dumps(data))
+    data["tokenizer"]["model"]["byte_fallback"] = False
+    with pytest.raises(ValueError, match="byte_fallback"):
+        Tokenizer.from_str(json.dumps(data))
+
+
 # --- training -----------------------------------------------------------------------------
 
 

@@ -130,6 +130,10 @@ class Tokenizer:
         self._id_to_token = {i: t for t, i in self._vocab.items()}
         self.special_tokens = {t["content"]: t["id"] for t in hf_tokenizer.get("added_tokens") or ()}
         self._special_ids = {i: t for t, i in self.special_tokens.items()}
+        missing = [byte_fallback_token(b) for b in range(256) if byte_fallback_token(b) not in self._vocab]
+        if missing:
+            raise ValueError(f"the vocabulary lacks byte-fallback tokens, e.g. {missing[0]}: ids "
+                             f"would not be lossless")
         self._byte_of = {self._vocab[byte_fallback_token(b)]: b for b in range(256)}
         self._bpe = BPE(self._vocab, self._merges, byte_fallback=True)
         self.vocabulary = Vocabulary(
