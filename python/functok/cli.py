@@ -26,6 +26,7 @@ COMMAND_MODULES: list[str] = [
     "functok.demo",
     "functok.conformance.cli",
     "functok.tsr",
+    "functok.compare",
 ]
 
 EXIT_BAD_INPUT = 2

@@ -1,0 +1,450 @@
+"""``functok compare``: the paper's vocabulary experiment, on any text, and three steps past it.
+
+The paper (reference-facts.md, "experimental protocol") trains character-level BPE until no pair
+is left and compares the vocabulary it ends with, with and without the Functionalizer:
+
+* **baseline** pre-tokens: NFC, then the ``paper`` splitter (``functok.split``);
+* **Functionalizer** pre-tokens: ``functok.pretokens(text, splitter="paper",
+  split_operators=True)``;
+* the same Hugging Face ``BpeTrainer(vocab_size=4_096_000, special_tokens=<5 tokens>)`` for
+  both, everything else at its defaults (``min_frequency=0``), so merges run to exhaustion.
+
+It reports the vocabulary at exhaustion, characters per token on held-out documents
+(Σ code points of the raw text / Σ ids) and the distinct pre-tokens, with Δ% against the
+baseline. Then it goes past the paper:
+
+* an **ablation**: the codec with only case, only marks, only repeats, none and all
+  (``features=``);
+* ``split_operators`` false against true;
+* **optimal against greedy segmentation** (TSR, spec 10.4) with a fixed vocabulary size.
+
+Every tokenizer here is character-level *with byte fallback* (the 256 ``<0xNN>`` tokens), the
+choice :class:`functok.Tokenizer` makes: a held-out character the training text never showed
+costs the tokens of its UTF-8 bytes instead of being dropped, for the baseline exactly as for
+the Functionalizer, so chars/token compares like with like. The vocabulary at exhaustion is
+counted as the paper counts it: the trainer's vocabulary, without the 256 byte tokens.
+
+The corpora, the document model and the bad-input rules are in :mod:`functok.compare_corpus`;
+the table, ``report.md``, ``report.json`` and the chart in :mod:`functok.compare_report`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .chunks import InputError
+from .compare_corpus import DEFAULT_HELD_OUT_EVERY, DEFAULT_MAX_LINE, Corpus, default_corpora, load_corpus
+from .encode import FEATURES
+from .encode import pretokens as codec_pretokens
+from .normalize import nfc
+from .split import split
+
+__all__ = ["EXHAUSTION_VOCAB_SIZE", "SPECIAL_TOKENS", "Variant", "VARIANTS", "add_command", "compare"]
+
+EXHAUSTION_VOCAB_SIZE = 4_096_000  # the paper's budget: far more than any corpus can fill
+# Five special tokens, as in the paper; spelled so that no corpus contains them.
+SPECIAL_TOKENS = tuple(f"<|functok-special-{k}|>" for k in range(5))
+BYTE_TOKENS = 256  # the byte-fallback tokens every tokenizer here carries for lossless ids
+EXIT_BAD_INPUT = 2
+
+
+# --- Variants: one way of cutting text into pre-tokens ------------------------------------
+
+
+@dataclass(frozen=True)
+class Variant:
+    key: str  # the name in report.json
+    label: str  # the name in the tables
+    features: frozenset[str] | None  # None: the baseline (no codec)
+    split_operators: bool = True
+
+    def pretokenize(self, splitter: str) -> Callable[[str], list[str]]:
+        if self.features is None:
+            return lambda text: split(nfc(text), splitter=splitter)
+        features, split_operators = self.features, self.split_operators
+        return lambda text: codec_pretokens(
+            text, splitter=splitter, split_operators=split_operators, features=features)
+
+
+BASELINE = Variant("baseline", "baseline (NFC + split)", None)
+FUNCTIONALIZER = Variant("functionalizer", "Functionalizer (paper)", FEATURES)
+VARIANTS = (
+    BASELINE,
+    FUNCTIONALIZER,
+    Variant("case", "ablation: case only", frozenset({"case"})),
+    Variant("marks", "ablation: marks only", frozenset({"marks"})),
+    Variant("repeat", "ablation: repeats only", frozenset({"repeat"})),
+    Variant("none", "ablation: no feature", frozenset()),
+    Variant("joined", "split_operators=false", FEATURES, split_operators=False),
+)
+
+
+# --- Progress ------------------------------------------------------------------------------
+
+
+def _progress(items: Iterable, *, total: int, desc: str, enabled: bool) -> Iterable:
+    """tqdm over ``items`` when installed and stderr is a terminal; else ``items`` unchanged."""
+    if not enabled:
+        return items
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return items
+    return tqdm(items, total=total, desc=desc, unit="doc", file=sys.stderr, leave=False, disable=None)
+
+
+# --- Training ------------------------------------------------------------------------------
+
+
+def count_pretokens(texts: Sequence[str], pretokenize: Callable[[str], list[str]], *,
+                    desc: str = "pre-tokens", progress: bool = False) -> Counter:
+    counts: Counter = Counter()
+    for text in _progress(texts, total=len(texts), desc=desc, enabled=progress):
+        counts.update(pretokenize(text))
+    return counts
+
+
+def train_bpe(counts: Counter, *, vocab_size: int, progress: bool = False) -> dict:
+    """Train Hugging Face BPE on pre-token counts; return its tokenizer.json as a dict.
+
+    Each pre-token is fed as its own sequence, as often as it occurs, to a tokenizer with no
+    normalizer and no pre-tokenizer: the trainer's word counts are exactly ``counts``.
+    """
+    from tokenizers import Tokenizer as HFTokenizer
+    from tokenizers import models, trainers
+
+    trainer = trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=list(SPECIAL_TOKENS),
+                                  show_progress=progress)
+    hf = HFTokenizer(models.BPE())
+
+    def batches():
+        batch: list[str] = []
+        for pretoken, times in counts.items():
+            batch.extend([pretoken] * times)
+            if len(batch) >= 8192:
+                yield batch
+                batch = []
+        if batch:
+            yield batch
+
+    hf.train_from_iterator(batches(), trainer)
+    return json.loads(hf.to_str())
+
+
+def merges_of(trained: dict) -> list[tuple[str, str]]:
+    return [tuple(m) if not isinstance(m, str) else tuple(m.split(" ", 1)) for m in trained["model"]["merges"]]
+
+
+def vocabulary_stats(trained: dict, counts: Counter) -> dict[str, Any]:
+    """The vocabulary's parts, and the growth curve: after k merges, how big the vocabulary
+    is and what share of the training pre-tokens (occurrences) are already one token."""
+    vocab: dict[str, int] = trained["model"]["vocab"]
+    merges = merges_of(trained)
+    specials = sum(1 for t in SPECIAL_TOKENS if t in vocab)
+    alphabet = sum(1 for t in vocab if len(t) == 1 and t not in SPECIAL_TOKENS)
+    made_at: dict[str, int] = {}  # token -> the 1-based merge that first made it
+    for k, (a, b) in enumerate(merges, 1):
+        made_at.setdefault(a + b, k)
+    whole = {p: made_at.get(p, 0 if len(p) == 1 else None) for p in counts}
+    missing = sum(1 for k in whole.values() if k is None)
+    return {
+        "vocabulary": len(vocab),
+        "special_tokens": specials,
+        "alphabet": alphabet,
+        "merges": len(merges),
+        "merged_tokens": len(made_at),  # several merges may make the same token
+        "pretokens_not_in_vocabulary": missing,
+        "growth": _growth(made_at, whole, counts, specials + alphabet, len(merges)),
+    }
+
+
+def _growth(made_at: dict[str, int], whole: dict, counts: Counter, start: int, merges: int,
+            points: int = 200) -> list[list[float]]:
+    """[merges, vocabulary, share of pre-token occurrences that are one token] at ~points
+    evenly spaced merge counts (and at exhaustion)."""
+    new_at = Counter(made_at.values())  # merges that made a new token, by merge number
+    covered_at: Counter = Counter()
+    for p, k in whole.items():
+        if k is not None:
+            covered_at[k] += counts[p]
+    total = sum(counts.values()) or 1
+    step = max(1, merges // points)
+    out, vocab, covered = [], start, covered_at[0]
+    for k in range(0, merges + 1):
+        vocab += new_at[k] if k else 0
+        covered += covered_at[k] if k else 0
+        if k % step == 0 or k == merges:
+            out.append([k, vocab, round(covered / total, 6)])
+    return out
+
+
+# --- Held-out encoding ----------------------------------------------------------------------
+
+
+def with_byte_fallback(trained: dict) -> dict:
+    """The trained tokenizer.json as :class:`functok.Tokenizer` stores it: byte fallback on,
+    the 256 byte tokens after the special tokens (``functok.tokenizer`` does this)."""
+    from .tokenizer import _with_byte_tokens
+
+    return _with_byte_tokens(trained, list(SPECIAL_TOKENS))
+
+
+def vocabulary_for(trained: dict, variant: Variant, splitter: str):
+    """A :class:`functok.vocab.Vocabulary` (greedy BPE and optimal DP) over ``variant``'s
+    pre-tokens. The Functionalizer goes through :class:`functok.Tokenizer` itself."""
+    from .tokenizer import Tokenizer
+    from .vocab import load_hf
+
+    full = with_byte_fallback(trained)
+    if variant == FUNCTIONALIZER:
+        return Tokenizer(full, splitter=splitter).vocabulary
+    vocabulary = load_hf(full)
+    vocabulary.pre_tokenize = variant.pretokenize(splitter)
+    return vocabulary
+
+
+def fill_greedy_cache(vocabulary, pretokens: Iterable[str], trained_full: dict) -> None:
+    """Greedy ids of many distinct pre-tokens through ``tokenizers`` at once (the same ids as
+    the pure-Python BPE, which ``functok.tokenizer`` tests); the rest of the work is cached."""
+    from tokenizers import Tokenizer as HFTokenizer
+
+    hf = HFTokenizer.from_str(json.dumps(dict(trained_full, added_tokens=[])))
+    cache = vocabulary._cache("greedy", "", False)
+    misses = [p for p in pretokens if p not in cache]
+    for p, enc in zip(misses, hf.encode_batch(misses, add_special_tokens=False)):
+        cache[p] = enc.ids
+
+
+def held_out_counts(texts: Sequence[str], pretokenize: Callable[[str], list[str]]) -> Counter:
+    counts: Counter = Counter()
+    for text in texts:
+        counts.update(pretokenize(text))
+    return counts
+
+
+def token_count(vocabulary, counts: Counter, segmentation: str = "greedy") -> int:
+    return sum(len(vocabulary.ids(p, segmentation=segmentation)) * n for p, n in counts.items())
+
+
+# --- One corpus ---------------------------------------------------------------------------
+
+
+@dataclass
+class Options:
+    splitter: str = "paper"
+    vocab_size: int = 16_000
+    progress: bool = False
+
+
+def _pct(new: float, old: float) -> float | None:
+    return None if not old else round((new - old) / old * 100, 4)
+
+
+def compare_corpus(corpus: Corpus, options: Options, log: Callable[[str], None]) -> dict[str, Any]:
+    """Every measurement on one corpus; the dict that report.json holds for it."""
+    train, held = corpus.train_texts(), corpus.held_out_texts()
+    held_chars = sum(map(len, held))
+    rows: dict[str, Any] = {}
+    growth: dict[str, Any] = {}
+    for variant in VARIANTS:
+        started = time.monotonic()
+        pretokenize = variant.pretokenize(options.splitter)
+        counts = count_pretokens(train, pretokenize, desc=f"{corpus.name}: {variant.key}",
+                                 progress=options.progress)
+        trained = train_bpe(counts, vocab_size=EXHAUSTION_VOCAB_SIZE, progress=options.progress)
+        stats = vocabulary_stats(trained, counts)
+        growth[variant.key] = stats.pop("growth")
+        vocabulary = vocabulary_for(trained, variant, options.splitter)
+        held_counts = held_out_counts(held, pretokenize)
+        fill_greedy_cache(vocabulary, held_counts, with_byte_fallback(trained))
+        tokens = token_count(vocabulary, held_counts)
+        rows[variant.key] = dict(
+            label=variant.label,
+            features=None if variant.features is None else sorted(variant.features),
+            split_operators=variant.split_operators,
+            distinct_pretokens=len(counts),
+            training_pretokens=sum(counts.values()),
+            **stats,
+            held_out_characters=held_chars,
+            held_out_tokens=tokens,
+            chars_per_token=round(held_chars / tokens, 6) if tokens else None,
+            seconds=round(time.monotonic() - started, 2),
+        )
+        log(f"{corpus.name}: {variant.label}: vocabulary {stats['vocabulary']:,}, "
+            f"{rows[variant.key]['chars_per_token']} chars/token ({rows[variant.key]['seconds']} s)")
+    base = rows[BASELINE.key]
+    for row in rows.values():
+        row["delta_vocabulary_pct"] = _pct(row["vocabulary"], base["vocabulary"])
+        row["delta_distinct_pretokens_pct"] = _pct(row["distinct_pretokens"], base["distinct_pretokens"])
+        row["delta_chars_per_token_pct"] = _pct(row["chars_per_token"] or 0, base["chars_per_token"] or 0)
+    fixed = compare_fixed_size(train, held, options, corpus.name, log)
+    return {"corpus": corpus.summary(), "exhaustion": rows, "growth": growth, "fixed_size": fixed}
+
+
+def compare_fixed_size(train: Sequence[str], held: Sequence[str], options: Options, name: str,
+                       log: Callable[[str], None]) -> dict[str, Any]:
+    """Greedy BPE against optimal segmentation (TSR) with ``options.vocab_size`` tokens in
+    all (special, byte and trained tokens), baseline and Functionalizer, on held-out text.
+    The Functionalizer's round trip through :meth:`functok.Tokenizer.decode` is checked."""
+    held_chars = sum(map(len, held))
+    out: dict[str, Any] = {"vocab_size": options.vocab_size}
+    for variant in (BASELINE, FUNCTIONALIZER):
+        started = time.monotonic()
+        pretokenize = variant.pretokenize(options.splitter)
+        counts = count_pretokens(train, pretokenize, desc=f"{name}: {variant.key} {options.vocab_size}",
+                                 progress=options.progress)
+        trained = train_bpe(counts, vocab_size=options.vocab_size - BYTE_TOKENS, progress=options.progress)
+        vocabulary = vocabulary_for(trained, variant, options.splitter)
+        held_counts = held_out_counts(held, pretokenize)
+        fill_greedy_cache(vocabulary, held_counts, with_byte_fallback(trained))
+        greedy = token_count(vocabulary, held_counts, "greedy")
+        optimal = token_count(vocabulary, held_counts, "optimal")
+        row = {
+            "label": variant.label,
+            "vocabulary": len(vocabulary),
+            "held_out_characters": held_chars,
+            "greedy_tokens": greedy,
+            "optimal_tokens": optimal,
+            "chars_per_token_greedy": round(held_chars / greedy, 6) if greedy else None,
+            "chars_per_token_optimal": round(held_chars / optimal, 6) if optimal else None,
+            "tsr": round((greedy - optimal) / greedy, 6) if greedy else 0.0,
+        }
+        if variant == FUNCTIONALIZER:
+            row["round_trip"] = _round_trip(trained, held, options.splitter)
+        row["seconds"] = round(time.monotonic() - started, 2)
+        out[variant.key] = row
+        log(f"{name}: {variant.label} at {options.vocab_size:,}: TSR {row['tsr']:.4%} ({row['seconds']} s)")
+    return out
+
+
+def _round_trip(trained: dict, held: Sequence[str], splitter: str) -> dict[str, int]:
+    """Held-out documents whose ids decode back to their NFC text, greedy and optimal."""
+    from .tokenizer import Tokenizer
+
+    tok = Tokenizer(with_byte_fallback(trained), splitter=splitter)
+    exact = {"documents": len(held), "greedy_exact": 0, "optimal_exact": 0}
+    for text in held:
+        want = nfc(text)
+        for mode in ("greedy", "optimal"):
+            if tok.decode(tok.encode(text, segmentation=mode, disallowed_special=()).ids) == want:
+                exact[f"{mode}_exact"] += 1
+    return exact
+
+
+# --- The command ----------------------------------------------------------------------------
+
+
+def compare(corpora: Sequence[Corpus], options: Options, log: Callable[[str], None] = lambda s: None) -> dict:
+    from . import SPEC_VERSION, __version__
+
+    results = []
+    for corpus in corpora:
+        results.append(compare_corpus(corpus, options, log))
+    return {
+        "generator": "functok compare",
+        "functok_version": __version__,
+        "spec_version": SPEC_VERSION,
+        "protocol": {
+            "splitter": options.splitter,
+            "normalizer": "NFC",
+            "trainer": "tokenizers.trainers.BpeTrainer",
+            "exhaustion_vocab_size": EXHAUSTION_VOCAB_SIZE,
+            "min_frequency": 0,
+            "special_tokens": len(SPECIAL_TOKENS),
+            "byte_fallback_tokens": BYTE_TOKENS,
+            "fixed_vocab_size": options.vocab_size,
+            "chars_per_token": "sum of code points of the raw held-out text / sum of ids (greedy)",
+        },
+        "corpora": results,
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    from . import compare_report
+
+    started = time.monotonic()
+    try:
+        import tokenizers  # noqa: F401  (fail early, before reading anything)
+    except ImportError:
+        print("functok compare: needs Hugging Face tokenizers: pip install 'functok[train]'", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    progress = not args.no_progress and sys.stderr.isatty()
+
+    def log(message: str) -> None:
+        if not args.quiet:
+            print(f"functok compare: {message}", file=sys.stderr)
+
+    try:
+        if args.corpus:
+            corpora = [load_corpus(paths, field=args.field, skip_bad=args.skip_bad,
+                                   max_line=args.max_line_chars, held_out_every=args.held_out_every)
+                       for paths in args.corpus]
+        else:
+            corpora = default_corpora(max_files=args.max_files, max_line=args.max_line_chars,
+                                      held_out_every=args.held_out_every)
+    except InputError as error:
+        print(f"functok compare: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    for corpus in corpora:
+        for skip in corpus.skipped_summary():
+            log(f"{corpus.name}: skipped {skip}")
+    options = Options(splitter=args.splitter, vocab_size=args.vocab_size, progress=progress)
+    result = compare(corpora, options, log)
+    result["seconds"] = round(time.monotonic() - started, 1)
+    out = Path(args.out)
+    written = compare_report.write_all(result, out)
+    print(compare_report.format_table(result))
+    print(f"\nwrote {', '.join(str(p) for p in written)} in {result['seconds']} s")
+    return 0
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--corpus", nargs="+", action="append", metavar="PATH", default=[],
+                        help="a corpus: .txt and .jsonl files and folders of them (repeat the "
+                             "option for several corpora; default: the standard library's .py "
+                             "source and pydoc_data's English topics)")
+    parser.add_argument("--field", default="text", help="the .jsonl field holding the text (default: text)")
+    parser.add_argument("--out", default="functok-report", help="output folder (default: ./functok-report)")
+    parser.add_argument("--vocab-size", type=int, default=16_000,
+                        help="vocabulary of the greedy-vs-optimal comparison (default: 16000)")
+    parser.add_argument("--splitter", choices=("paper", "llama3"), default="paper",
+                        help="the splitter (default: paper, as in the paper)")
+    parser.add_argument("--held-out-every", type=int, default=DEFAULT_HELD_OUT_EVERY, metavar="N",
+                        help="hold out one document in N, chosen by a hash of its name (default: 20)")
+    parser.add_argument("--max-files", type=int, default=None, metavar="N",
+                        help="default corpus only: use a fixed sample of N standard-library files")
+    parser.add_argument("--max-line-chars", type=int, default=DEFAULT_MAX_LINE, metavar="N",
+                        help="skip (and count) documents with a line longer than N code points "
+                             f"(default: {DEFAULT_MAX_LINE:,})")
+    parser.add_argument("--skip-bad", action="store_true",
+                        help="skip (and count) unreadable files, invalid UTF-8 and bad .jsonl "
+                             "lines instead of stopping")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bars")
+    parser.add_argument("--quiet", action="store_true", help="no step-by-step log on stderr")
+    parser.set_defaults(func=run)
+
+
+def add_command(subparsers: Any) -> None:
+    configure(subparsers.add_parser(
+        "compare", help="vocabulary at merge exhaustion and chars/token, baseline vs Functionalizer",
+        description="The paper's vocabulary experiment on your text (or the built-in default), "
+                    "with an ablation, split_operators false, and greedy vs optimal segmentation."))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="functok compare", description=__doc__.splitlines()[0])
+    configure(parser)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

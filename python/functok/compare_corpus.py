@@ -1,0 +1,268 @@
+"""The corpora of ``functok compare``: documents, the held-out split, and bad input.
+
+**Documents.** A ``.jsonl`` record (its ``--field``) is one document. A ``.txt`` file is cut
+into documents after each blank line (the pieces concatenate back to the file, so no character
+is lost), so that a single large file still gives a held-out set. A standard-library ``.py``
+file is one document; a ``pydoc_data`` topic is cut into paragraphs like a ``.txt`` file.
+
+**Held-out split.** A document is held out when the CRC-32 of its name is divisible by
+``held_out_every`` (default 20: 5%, the paper's 5,000 of 100,000). The split is deterministic
+and, for source files, by file. If no document's hash qualifies, the one with the smallest
+hash is held out.
+
+**Bad input.** A missing path, an unreadable file, invalid UTF-8 (named by file and byte
+offset) or a bad ``.jsonl`` line stops the run with a message and exit status 2, unless
+``skip_bad`` is set: then the file or line is skipped and counted. Files in a folder that are
+not ``.txt``/``.jsonl`` are skipped and counted. A document with a line longer than
+``max_line`` code points is skipped and counted (one giant line is one giant pre-token for the
+baseline, which BPE training handles badly). A corpus with no text left, or with too few
+documents to hold one out, is an error. The report lists every skip.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sysconfig
+import zlib
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .chunks import InputError, read_utf8
+
+DEFAULT_HELD_OUT_EVERY = 20
+DEFAULT_MAX_LINE = 100_000
+TEXT_SUFFIXES = (".txt", ".jsonl")
+_PARAGRAPH_END = re.compile(r"(?<=\n\n)(?=[^\n])")  # a cut after a blank line
+
+
+@dataclass
+class Document:
+    name: str
+    text: str
+
+
+@dataclass
+class Corpus:
+    name: str
+    source: str  # what it is, in words
+    documents: list[Document]
+    held_out_every: int = DEFAULT_HELD_OUT_EVERY
+    files: int = 0
+    skipped: list[dict] = field(default_factory=list)  # {"what", "reason", "characters"}
+    sampling: str = ""  # how a default corpus was sampled, in words
+    _held: set[int] | None = None
+
+    def held_out_indexes(self) -> set[int]:
+        if self._held is None:
+            hashes = [zlib.crc32(d.name.encode("utf-8")) for d in self.documents]
+            held = {k for k, h in enumerate(hashes) if h % self.held_out_every == 0}
+            if not held and hashes:
+                held = {min(range(len(hashes)), key=hashes.__getitem__)}
+            self._held = held
+        return self._held
+
+    def train_texts(self) -> list[str]:
+        held = self.held_out_indexes()
+        return [d.text for k, d in enumerate(self.documents) if k not in held]
+
+    def held_out_texts(self) -> list[str]:
+        held = self.held_out_indexes()
+        return [d.text for k, d in enumerate(self.documents) if k in held]
+
+    def check(self) -> None:
+        """Refuse a corpus that cannot be measured, saying why."""
+        chars = sum(len(d.text) for d in self.documents)
+        if not chars:
+            raise InputError(f"corpus {self.name}: no text ({self.files} files read, "
+                             f"{len(self.skipped)} skipped)")
+        if len(self.documents) < 2:
+            raise InputError(f"corpus {self.name}: {len(self.documents)} document; needs at least 2 "
+                             f"(one to train on, one held out); a .txt file is cut at blank lines")
+
+    def summary(self) -> dict:
+        held = self.held_out_indexes()
+        train_chars = sum(len(d.text) for k, d in enumerate(self.documents) if k not in held)
+        held_chars = sum(len(d.text) for k, d in enumerate(self.documents) if k in held)
+        return {
+            "name": self.name,
+            "source": self.source,
+            "sampling": self.sampling,
+            "files": self.files,
+            "documents": len(self.documents),
+            "training_documents": len(self.documents) - len(held),
+            "held_out_documents": len(held),
+            "characters": train_chars + held_chars,
+            "training_characters": train_chars,
+            "held_out_characters": held_chars,
+            "held_out_every": self.held_out_every,
+            "skipped": len(self.skipped),
+            "skipped_characters": sum(s.get("characters", 0) for s in self.skipped),
+            "skipped_by_reason": dict(Counter(s["reason"] for s in self.skipped)),
+            "skipped_examples": self.skipped[:20],
+        }
+
+    def skipped_summary(self) -> list[str]:
+        by_reason = Counter(s["reason"] for s in self.skipped)
+        return [f"{n} ({reason}), e.g. {next(s['what'] for s in self.skipped if s['reason'] == reason)}"
+                for reason, n in by_reason.items()]
+
+
+# --- Reading --------------------------------------------------------------------------------
+
+
+def read_text(path: Path) -> str:
+    """The whole file as strict UTF-8; InputError names the file (and the byte offset)."""
+    try:
+        handle = open(path, "rb")
+    except OSError as error:
+        raise InputError(f"{path}: cannot read: {error.strerror}") from None
+    with handle:
+        try:
+            return "".join(read_utf8(handle, str(path)))
+        except OSError as error:
+            raise InputError(f"{path}: cannot read: {error.strerror}") from None
+
+
+def paragraphs(text: str) -> list[str]:
+    """``text`` cut after each blank line; the parts concatenate back to ``text``."""
+    return [p for p in _PARAGRAPH_END.split(text) if p]
+
+
+def jsonl_documents(path: Path, text: str, field_name: str, skip_bad: bool, corpus: Corpus) -> list[Document]:
+    out = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        where = f"{path}:{number}"
+        try:
+            record = json.loads(line)
+            value = record[field_name]
+            if not isinstance(value, str):
+                raise TypeError(f"field {field_name!r} is {type(value).__name__}, not a string")
+        except (ValueError, KeyError, TypeError) as error:
+            reason = (f"no field {field_name!r}" if isinstance(error, KeyError)
+                      else "not JSON" if isinstance(error, ValueError) else str(error))
+            if not skip_bad:
+                raise InputError(f"{where}: {reason} (--skip-bad skips such lines)") from None
+            corpus.skipped.append({"what": where, "reason": f"bad .jsonl line: {reason}", "characters": 0})
+            continue
+        out.append(Document(where, value))
+    return out
+
+
+def _has_long_line(text: str, limit: int) -> bool:
+    if len(text) <= limit:
+        return False
+    return any(len(line) > limit for line in text.split("\n"))
+
+
+def add_documents(corpus: Corpus, documents: list[Document], max_line: int) -> None:
+    for doc in documents:
+        if not doc.text:
+            continue
+        if _has_long_line(doc.text, max_line):
+            corpus.skipped.append({"what": doc.name, "reason": f"a line over {max_line:,} code points",
+                                   "characters": len(doc.text)})
+            continue
+        corpus.documents.append(doc)
+
+
+def _files(paths: list[str], corpus: Corpus) -> list[Path]:
+    files: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            for f in sorted(x for x in p.rglob("*") if x.is_file()):
+                if f.suffix.lower() in TEXT_SUFFIXES:
+                    files.append(f)
+                else:
+                    corpus.skipped.append({"what": str(f), "reason": "not .txt or .jsonl", "characters": 0})
+        elif p.exists():
+            files.append(p)  # a file named explicitly is read whatever its suffix (.jsonl or text)
+        else:
+            raise InputError(f"{p}: no such file or folder")
+    return files
+
+
+def load_corpus(paths: list[str], *, field: str = "text", skip_bad: bool = False,
+                max_line: int = DEFAULT_MAX_LINE, held_out_every: int = DEFAULT_HELD_OUT_EVERY) -> Corpus:
+    corpus = Corpus(name=Path(paths[0]).name or paths[0], source=", ".join(paths), documents=[],
+                    held_out_every=held_out_every)
+    for path in _files(paths, corpus):
+        try:
+            text = read_text(path)
+            if path.suffix.lower() == ".jsonl":
+                docs = jsonl_documents(path, text, field, skip_bad, corpus)
+            else:
+                docs = [Document(f"{path}#{k}", p) for k, p in enumerate(paragraphs(text))]
+        except InputError as error:
+            if not skip_bad:
+                raise InputError(f"{error} (--skip-bad skips such files)") from None
+            corpus.skipped.append({"what": str(path), "reason": _reason(str(error)), "characters": 0})
+            continue
+        corpus.files += 1
+        add_documents(corpus, docs, max_line)
+    corpus.check()
+    return corpus
+
+
+def _reason(message: str) -> str:
+    return "invalid UTF-8" if "invalid UTF-8" in message else "unreadable"
+
+
+# --- The default corpora ------------------------------------------------------------------
+
+
+def stdlib_files() -> list[Path]:
+    """The standard library's .py files (not site-packages), sorted by path."""
+    root = Path(sysconfig.get_paths()["stdlib"])
+    return sorted((f for f in root.rglob("*.py") if "site-packages" not in f.parts and f.is_file()),
+                  key=lambda f: f.relative_to(root).as_posix())
+
+
+def sample_files(files: list[Path], root: Path, max_files: int | None) -> list[Path]:
+    """A fixed sample: the ``max_files`` files with the smallest CRC-32 of their relative path."""
+    if max_files is None or len(files) <= max_files:
+        return files
+    ranked = sorted(files, key=lambda f: (zlib.crc32(f.relative_to(root).as_posix().encode()), f))
+    return sorted(ranked[:max_files])
+
+
+def stdlib_corpus(max_files: int | None, max_line: int, held_out_every: int) -> Corpus:
+    root = Path(sysconfig.get_paths()["stdlib"])
+    every = stdlib_files()
+    files = sample_files(every, root, max_files)
+    corpus = Corpus(name="stdlib-python", source=f"the standard library's .py files in {root}",
+                    documents=[], held_out_every=held_out_every)
+    corpus.sampling = (f"all {len(every):,} .py files" if len(files) == len(every) else
+                       f"{len(files):,} of {len(every):,} .py files (the smallest CRC-32 of their path)")
+    for path in files:
+        name = path.relative_to(root).as_posix()
+        try:
+            text = read_text(path)
+        except InputError as error:  # a few test files are deliberately not UTF-8
+            corpus.skipped.append({"what": name, "reason": _reason(str(error)), "characters": 0})
+            continue
+        corpus.files += 1
+        add_documents(corpus, [Document(name, text)], max_line)
+    corpus.check()
+    return corpus
+
+
+def pydoc_corpus(max_line: int, held_out_every: int) -> Corpus:
+    from pydoc_data.topics import topics
+
+    corpus = Corpus(name="pydoc-topics-prose", source="pydoc_data.topics: the English help topics",
+                    documents=[], held_out_every=held_out_every, files=1)
+    corpus.sampling = f"all {len(topics)} topics, cut into paragraphs"
+    for key in sorted(topics):
+        add_documents(corpus, [Document(f"topics[{key}]#{k}", p) for k, p in enumerate(paragraphs(topics[key]))],
+                      max_line)
+    corpus.check()
+    return corpus
+
+
+def default_corpora(*, max_files: int | None = None, max_line: int = DEFAULT_MAX_LINE,
+                    held_out_every: int = DEFAULT_HELD_OUT_EVERY) -> list[Corpus]:
+    return [stdlib_corpus(max_files, max_line, held_out_every), pydoc_corpus(max_line, held_out_every)]
