@@ -377,6 +377,12 @@ def run(args: argparse.Namespace) -> int:
         print("functok compare: needs Hugging Face tokenizers: pip install 'functok[train]'", file=sys.stderr)
         return EXIT_BAD_INPUT
     progress = not args.no_progress and sys.stderr.isatty()
+    smallest = BYTE_TOKENS + len(SPECIAL_TOKENS) + 1
+    if args.vocab_size < smallest or args.held_out_every < 2:
+        print(f"functok compare: --vocab-size must be at least {smallest} (256 byte tokens and "
+              f"{len(SPECIAL_TOKENS)} special tokens are part of it) and --held-out-every at least 2",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
 
     def log(message: str) -> None:
         if not args.quiet:

@@ -52,6 +52,7 @@ class Corpus:
     files: int = 0
     skipped: list[dict] = field(default_factory=list)  # {"what", "reason", "characters"}
     sampling: str = ""  # how a default corpus was sampled, in words
+    domain: str | None = None  # "code" or "prose" for the defaults: which paper rows to compare
     _held: set[int] | None = None
 
     def held_out_indexes(self) -> set[int]:
@@ -89,6 +90,7 @@ class Corpus:
             "name": self.name,
             "source": self.source,
             "sampling": self.sampling,
+            "domain": self.domain,
             "files": self.files,
             "documents": len(self.documents),
             "training_documents": len(self.documents) - len(held),
@@ -132,7 +134,8 @@ def paragraphs(text: str) -> list[str]:
 
 def jsonl_documents(path: Path, text: str, field_name: str, skip_bad: bool, corpus: Corpus) -> list[Document]:
     out = []
-    for number, line in enumerate(text.splitlines(), 1):
+    # not splitlines(): a JSON string may hold U+2028 as it is
+    for number, line in enumerate(text.split("\n"), 1):
         if not line.strip():
             continue
         where = f"{path}:{number}"
@@ -173,7 +176,8 @@ def _files(paths: list[str], corpus: Corpus) -> list[Path]:
     files: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
-            for f in sorted(x for x in p.rglob("*") if x.is_file()):
+            # not is_file(): a broken link must be reported as unreadable, not left out silently
+            for f in sorted(x for x in p.rglob("*") if not x.is_dir()):
                 if f.suffix.lower() in TEXT_SUFFIXES:
                     files.append(f)
                 else:
@@ -234,7 +238,7 @@ def stdlib_corpus(max_files: int | None, max_line: int, held_out_every: int) -> 
     every = stdlib_files()
     files = sample_files(every, root, max_files)
     corpus = Corpus(name="stdlib-python", source=f"the standard library's .py files in {root}",
-                    documents=[], held_out_every=held_out_every)
+                    documents=[], held_out_every=held_out_every, domain="code")
     corpus.sampling = (f"all {len(every):,} .py files" if len(files) == len(every) else
                        f"{len(files):,} of {len(every):,} .py files (the smallest CRC-32 of their path)")
     for path in files:
@@ -254,7 +258,7 @@ def pydoc_corpus(max_line: int, held_out_every: int) -> Corpus:
     from pydoc_data.topics import topics
 
     corpus = Corpus(name="pydoc-topics-prose", source="pydoc_data.topics: the English help topics",
-                    documents=[], held_out_every=held_out_every, files=1)
+                    documents=[], held_out_every=held_out_every, files=1, domain="prose")
     corpus.sampling = f"all {len(topics)} topics, cut into paragraphs"
     for key in sorted(topics):
         add_documents(corpus, [Document(f"topics[{key}]#{k}", p) for k, p in enumerate(paragraphs(topics[key]))],

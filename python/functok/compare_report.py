@@ -47,8 +47,10 @@ def _exhaustion_rows(result: dict) -> list[tuple]:
     out = []
     for key in ROW_ORDER:
         r = rows[key]
-        out.append((r["label"], r["distinct_pretokens"], r["vocabulary"], r["delta_vocabulary_pct"],
-                    r["chars_per_token"], r["delta_chars_per_token_pct"]))
+        base = key == "baseline"  # the reference: no delta to show
+        out.append((r["label"], r["distinct_pretokens"], r["vocabulary"],
+                    None if base else r["delta_vocabulary_pct"], r["chars_per_token"],
+                    None if base else r["delta_chars_per_token_pct"]))
     return out
 
 
@@ -98,36 +100,49 @@ def _differences(result: dict) -> list[str]:
     c = result["corpus"]
     rows = result["exhaustion"]
     base, func = rows["baseline"], rows["functionalizer"]
-    domain = "code" if "python" in c["name"].lower() or ".py" in c["source"] else "prose"
-    paper = _paper_rows(domain) or _paper_rows()
-    dv_paper = [r[4] for r in paper]
-    dc_paper = [r[5] for r in paper]
-    share = base["vocabulary"] and (base["vocabulary"] - base["distinct_pretokens"]) / base["vocabulary"]
+    domain = c.get("domain")
+    paper = _paper_rows(domain) if domain else _paper_rows()
+    which = f"the paper's {domain} rows" if domain else "the paper's rows"
+    dv_paper = ", ".join(_pct(r[4]) for r in paper)
+    dc_paper = ", ".join(_pct(r[5]) for r in paper)
+    other_base = base["vocabulary"] - base["distinct_pretokens"]
+    other_func = func["vocabulary"] - func["distinct_pretokens"]
     out = [
         f"- **Size.** {c['training_documents']:,} training documents, {c['characters']:,} code points "
         f"in all, against the paper's {PAPER_SAMPLE}. The vocabulary at exhaustion grows with the "
         f"number of distinct pre-tokens, which keeps growing with the corpus, so the absolute "
         f"sizes ({base['vocabulary']:,} → {func['vocabulary']:,}) are not comparable with the "
         f"paper's; the Δ% are.",
-        f"- **Vocabulary Δ.** Measured {_pct(func['delta_vocabulary_pct'])}; the paper's {domain} rows "
-        f"give {', '.join(_pct(x) for x in dv_paper)}. At exhaustion every distinct pre-token is one "
-        f"entry (here {base['distinct_pretokens']:,} baseline pre-tokens; "
-        f"{share:.1%} of the baseline vocabulary are intermediate subwords), so the Δ follows the "
-        f"distinct pre-tokens ({_pct(func['delta_distinct_pretokens_pct'])}): what counts is how "
-        f"many words of the corpus differ only in case, marks or repetition.",
-        f"- **Chars/token Δ.** Measured {_pct(func['delta_chars_per_token_pct'])}; the paper's {domain} "
-        f"rows give {', '.join(_pct(x) for x in dc_paper)}. Each instruction is its own pre-token "
-        f"(split_operators=true), so every capital, mark or run costs at least one token; text with "
-        f"few capitals loses less. The held-out set here is {c['held_out_characters']:,} code points "
+        f"- **Vocabulary Δ.** Measured {_pct(func['delta_vocabulary_pct'])}; {which} give {dv_paper}. "
+        f"At exhaustion every distinct pre-token is an entry, and the other entries are the alphabet, "
+        f"the special tokens and intermediate subwords: {base['distinct_pretokens']:,} + "
+        f"{other_base:,} for the baseline, {func['distinct_pretokens']:,} + {other_func:,} for the "
+        f"Functionalizer ({_pct(func['delta_distinct_pretokens_pct'])} distinct pre-tokens, "
+        f"{_pct(_delta(other_func, other_base))} other entries). The Δ depends on how many words of "
+        f"the corpus differ only in case, marks or repetition.",
+        f"- **Ablation** (the paper has none): case alone {_pct(rows['case']['delta_vocabulary_pct'])}, "
+        f"marks alone {_pct(rows['marks']['delta_vocabulary_pct'])}, repeats alone "
+        f"{_pct(rows['repeat']['delta_vocabulary_pct'])} of vocabulary; with split_operators=false "
+        f"{_pct(rows['joined']['delta_vocabulary_pct'])} (each piece stays one pre-token, so there "
+        f"are exactly as many distinct pre-tokens as the baseline has).",
+        f"- **Chars/token Δ.** Measured {_pct(func['delta_chars_per_token_pct'])}; {which} give "
+        f"{dc_paper}. Each instruction is its own pre-token (split_operators=true), so every "
+        f"capital, mark or run costs at least one token of its own: the loss grows with the share "
+        f"of capitalised words. The held-out set here is {c['held_out_characters']:,} code points "
         f"({c['held_out_documents']:,} documents), against the paper's 5,000 documents.",
         "- **Tokenizer.** Byte fallback here (lossless), none in the paper: a held-out character "
-        "unseen in training costs its UTF-8 bytes here, where the paper's BPE dropped it (and "
-        "counted no token for it), which raises the paper's chars/token slightly on such text.",
+        "unseen in training costs its UTF-8 bytes here, where the paper's BPE dropped it and "
+        "counted no token for it (that raises the paper's chars/token on such text, for both "
+        "columns).",
     ]
     if c["skipped"]:
         out.append(f"- **Skipped.** {c['skipped']:,} files or documents ({c['skipped_characters']:,} "
                    f"code points known) were left out: {c['skipped_by_reason']}.")
     return out
+
+
+def _delta(new: float, old: float) -> float | None:
+    return None if not old else (new - old) / old * 100
 
 
 def markdown(report: dict) -> str:
