@@ -345,6 +345,11 @@ def _round_trip(trained: dict, held: Sequence[str], splitter: str) -> dict[str, 
 def compare(corpora: Sequence[Corpus], options: Options, log: Callable[[str], None] = lambda s: None) -> dict:
     from . import SPEC_VERSION, __version__
 
+    import os
+    import platform
+
+    import tokenizers
+
     results = []
     for corpus in corpora:
         results.append(compare_corpus(corpus, options, log))
@@ -352,6 +357,8 @@ def compare(corpora: Sequence[Corpus], options: Options, log: Callable[[str], No
         "generator": "functok compare",
         "functok_version": __version__,
         "spec_version": SPEC_VERSION,
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
+                    "platform": platform.platform(), "tokenizers": tokenizers.__version__},
         "protocol": {
             "splitter": options.splitter,
             "normalizer": "NFC",

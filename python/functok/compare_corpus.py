@@ -163,7 +163,8 @@ def _has_long_line(text: str, limit: int) -> bool:
 
 def add_documents(corpus: Corpus, documents: list[Document], max_line: int) -> None:
     for doc in documents:
-        if not doc.text:
+        if not doc.text:  # counted, so that files and documents add up in the report
+            corpus.skipped.append({"what": doc.name, "reason": "empty", "characters": 0})
             continue
         if _has_long_line(doc.text, max_line):
             corpus.skipped.append({"what": doc.name, "reason": f"a line over {max_line:,} code points",
