@@ -135,7 +135,7 @@ def train_bpe(counts: Counter, *, vocab_size: int, progress: bool = False) -> di
         if batch:
             yield batch
 
-    hf.train_from_iterator(batches(), trainer)
+    hf.train_from_iterator(batches(), trainer, length=sum(counts.values()))  # length: for the bar
     return json.loads(hf.to_str())
 
 

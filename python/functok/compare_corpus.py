@@ -50,10 +50,10 @@ class Corpus:
     documents: list[Document]
     held_out_every: int = DEFAULT_HELD_OUT_EVERY
     files: int = 0
-    skipped: list[dict] = field(default_factory=list)  # {"what", "reason", "characters"}
+    skipped: list[dict] = field(default_factory=list)  # {"what", "reason", "characters"[, "detail"]}
     sampling: str = ""  # how a default corpus was sampled, in words
     domain: str | None = None  # "code" or "prose" for the defaults: which paper rows to compare
-    _held: set[int] | None = None
+    _held: set[int] | None = field(default=None, init=False, repr=False)
 
     def held_out_indexes(self) -> set[int]:
         if self._held is None:
@@ -102,8 +102,18 @@ class Corpus:
             "skipped": len(self.skipped),
             "skipped_characters": sum(s.get("characters", 0) for s in self.skipped),
             "skipped_by_reason": dict(Counter(s["reason"] for s in self.skipped)),
-            "skipped_examples": self.skipped[:20],
+            "skipped_examples": self.skipped_examples(),
         }
+
+    def skipped_examples(self, per_reason: int = 10) -> list[dict]:
+        """The first few skips of each reason (report.json and report.md list these)."""
+        seen: Counter = Counter()
+        out = []
+        for s in self.skipped:
+            seen[s["reason"]] += 1
+            if seen[s["reason"]] <= per_reason:
+                out.append(s)
+        return out
 
     def skipped_summary(self) -> list[str]:
         by_reason = Counter(s["reason"] for s in self.skipped)
@@ -204,7 +214,8 @@ def load_corpus(paths: list[str], *, field: str = "text", skip_bad: bool = False
         except InputError as error:
             if not skip_bad:
                 raise InputError(f"{error} (--skip-bad skips such files)") from None
-            corpus.skipped.append({"what": str(path), "reason": _reason(str(error)), "characters": 0})
+            corpus.skipped.append({"what": str(path), "reason": _reason(str(error)), "characters": 0,
+                                   "detail": str(error)})
             continue
         corpus.files += 1
         add_documents(corpus, docs, max_line)
@@ -247,7 +258,8 @@ def stdlib_corpus(max_files: int | None, max_line: int, held_out_every: int) -> 
         try:
             text = read_text(path)
         except InputError as error:  # a few test files are deliberately not UTF-8
-            corpus.skipped.append({"what": name, "reason": _reason(str(error)), "characters": 0})
+            corpus.skipped.append({"what": name, "reason": _reason(str(error)), "characters": 0,
+                                   "detail": str(error)})
             continue
         corpus.files += 1
         add_documents(corpus, [Document(name, text)], max_line)

@@ -205,8 +205,8 @@ def _markdown_corpus(result: dict) -> list[str]:
     lines = [f"## {c['name']}", "", f"{c['source']}; {c['sampling'] or 'all files'}.", "",
              _corpus_line(c) + ".", ""]
     if c["skipped_examples"]:
-        lines += ["Skipped (first 20):", ""]
-        lines += [f"- `{s['what']}`: {s['reason']}" for s in c["skipped_examples"]]
+        lines += ["Skipped (the first 10 of each reason):", ""]
+        lines += [f"- `{s['what']}`: {s.get('detail') or s['reason']}" for s in c["skipped_examples"]]
         lines.append("")
     lines += ["### Vocabulary at merge exhaustion (the paper's Table 2, measured)", ""]
     rows = [[label, f"{d:,}", f"{v:,}", _pct(dv), f"{cpt:.3f}", _pct(dc)]
