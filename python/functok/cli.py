@@ -27,6 +27,7 @@ COMMAND_MODULES: list[str] = [
     "functok.conformance.cli",
     "functok.tsr",
     "functok.compare",
+    "functok.docs_cmd",
 ]
 
 EXIT_BAD_INPUT = 2
