@@ -96,6 +96,8 @@ def test_exhaustion_numbers_are_consistent(report):
         merges, vocab, covered = result["growth"][key][-1]
         assert (merges, vocab, covered) == (row["merges"], row["vocabulary"], 1.0)
     func = rows["functionalizer"]
+    assert 0 < func["held_out_instruction_tokens"] < func["held_out_tokens"]
+    assert base["held_out_instruction_tokens"] == rows["joined"]["held_out_instruction_tokens"] == 0
     assert func["distinct_pretokens"] < base["distinct_pretokens"]
     assert func["vocabulary"] < base["vocabulary"]
     # with every feature off the codec cuts exactly as the baseline does (no private use here)

@@ -45,6 +45,7 @@ from .compare_corpus import DEFAULT_HELD_OUT_EVERY, DEFAULT_MAX_LINE, Corpus, de
 from .encode import FEATURES
 from .encode import pretokens as codec_pretokens
 from .normalize import nfc
+from .opcodes import GROUP_FIRST, GROUP_LAST
 from .split import split
 
 __all__ = ["EXHAUSTION_VOCAB_SIZE", "SPECIAL_TOKENS", "Variant", "VARIANTS", "add_command", "compare"]
@@ -54,6 +55,7 @@ EXHAUSTION_VOCAB_SIZE = 4_096_000  # the paper's budget: far more than any corpu
 SPECIAL_TOKENS = tuple(f"<|functok-special-{k}|>" for k in range(5))
 BYTE_TOKENS = 256  # the byte-fallback tokens every tokenizer here carries for lossless ids
 EXIT_BAD_INPUT = 2
+_GROUP_FIRST, _GROUP_LAST = chr(GROUP_FIRST), chr(GROUP_LAST)  # opcodes and arguments (spec 2)
 
 
 # --- Variants: one way of cutting text into pre-tokens ------------------------------------
@@ -234,6 +236,13 @@ def token_count(vocabulary, counts: Counter, segmentation: str = "greedy") -> in
     return sum(len(vocabulary.ids(p, segmentation=segmentation)) * n for p, n in counts.items())
 
 
+def instruction_tokens(vocabulary, counts: Counter) -> int:
+    """Greedy tokens spent on instruction pre-tokens (with split_operators, an instruction is
+    its own pre-token and starts with an opcode; a base never starts with a group code point,
+    since a private-use character in text is escaped with U+EFFF)."""
+    return sum(len(vocabulary.ids(p)) * n for p, n in counts.items() if _GROUP_FIRST <= p[0] <= _GROUP_LAST)
+
+
 # --- One corpus ---------------------------------------------------------------------------
 
 
@@ -266,6 +275,7 @@ def compare_corpus(corpus: Corpus, options: Options, log: Callable[[str], None])
         held_counts = held_out_counts(held, pretokenize)
         fill_greedy_cache(vocabulary, held_counts, with_byte_fallback(trained))
         tokens = token_count(vocabulary, held_counts)
+        instructions = instruction_tokens(vocabulary, held_counts) if variant.split_operators and variant.features else 0
         rows[variant.key] = dict(
             label=variant.label,
             features=None if variant.features is None else sorted(variant.features),
@@ -275,6 +285,7 @@ def compare_corpus(corpus: Corpus, options: Options, log: Callable[[str], None])
             **stats,
             held_out_characters=held_chars,
             held_out_tokens=tokens,
+            held_out_instruction_tokens=instructions,
             chars_per_token=round(held_chars / tokens, 6) if tokens else None,
             seconds=round(time.monotonic() - started, 2),
         )
