@@ -119,16 +119,15 @@ def include(match: re.Match, page_path: str) -> str:
 
 def section(text: str, heading: str, source: str) -> str:
     """The lines from the heading whose title starts with HEADING to the next heading of its level."""
-    lines = text.splitlines(keepends=True)
-    for start, line in enumerate(lines):
-        found = re.match(r"(#+)\s+(.*)", line)
+    lines = list(outside_fences(text))
+    for start, (line, fenced) in enumerate(lines):
+        found = None if fenced else re.match(r"(#+)\s+(.*)", line)
         if found and found.group(2).startswith(heading):
             level = len(found.group(1))
-            for end in range(start + 1, len(lines)):
-                other = re.match(r"(#+)\s", lines[end])
-                if other and len(other.group(1)) <= level:
-                    return "".join(lines[start:end])
-            return "".join(lines[start:])
+            end = next((i for i in range(start + 1, len(lines)) if not lines[i][1]
+                        and (other := re.match(r"(#+)\s", lines[i][0])) and len(other.group(1)) <= level),
+                       len(lines))
+            return "".join(line for line, _ in lines[start:end])
     raise PluginError(f"{source} has no heading starting with {heading!r}")
 
 
@@ -194,8 +193,10 @@ def functok_fences(text: str) -> str:
 
 # --- The opcode table ----------------------------------------------------------------------
 
-def opcode_table() -> str:
-    table = json.loads((REPO / "spec/opcodes.json").read_text(encoding="utf-8"))
+def opcode_table(table: dict | None = None) -> str:
+    """Markdown tables of the code points and error kinds of ``table`` (default: spec/opcodes.json)."""
+    if table is None:
+        table = json.loads((REPO / "spec/opcodes.json").read_text(encoding="utf-8"))
     rows = [("code point", "name", "family", "arguments", "meaning", "since")]
     arg = table["argument"]
     rows.append((f"{arg['first']}..{arg['last']}", "argument", "", "", arg["meaning"], arg["since"]))
@@ -278,7 +279,11 @@ def on_files(files, config):
 
 
 def on_page_markdown(markdown, page, config, files):
-    path = page.file.src_uri
+    return render(markdown, page.file.src_uri)
+
+
+def render(markdown: str, path: str) -> str:
+    """The page's Markdown as mkdocs renders it (tests/test_docs.py runs its examples from this)."""
     markdown = fill_placeholders(markdown, path)
     markdown = INCLUDE.sub(lambda m: include(m, path), markdown)
     markdown = markdown.replace(OPCODE_TABLE, opcode_table())

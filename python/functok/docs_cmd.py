@@ -46,8 +46,12 @@ def run(args: argparse.Namespace) -> int:
         print("functok docs: MkDocs is not installed; pip install -e '.[dev]'", file=sys.stderr)
         return EXIT_NOT_AVAILABLE
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    command = mkdocs_command(args)
+    if os.name == "posix":  # become mkdocs, so that a signal to this process reaches the server
+        os.chdir(root)
+        os.execve(sys.executable, command, env)
     try:
-        return subprocess.call(mkdocs_command(args), cwd=root, env=env)
+        return subprocess.call(command, cwd=root, env=env)
     except KeyboardInterrupt:
         return 0
 
