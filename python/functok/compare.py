@@ -225,13 +225,6 @@ def fill_greedy_cache(vocabulary, pretokens: Iterable[str], trained_full: dict) 
         cache[p] = enc.ids
 
 
-def held_out_counts(texts: Sequence[str], pretokenize: Callable[[str], list[str]]) -> Counter:
-    counts: Counter = Counter()
-    for text in texts:
-        counts.update(pretokenize(text))
-    return counts
-
-
 def token_count(vocabulary, counts: Counter, segmentation: str = "greedy") -> int:
     return sum(len(vocabulary.ids(p, segmentation=segmentation)) * n for p, n in counts.items())
 
@@ -257,83 +250,96 @@ def _pct(new: float, old: float) -> float | None:
     return None if not old else round((new - old) / old * 100, 4)
 
 
+@dataclass
+class Counted:
+    """One variant's pre-tokens on one corpus: training counts and held-out counts."""
+
+    variant: Variant
+    train: Counter
+    held: Counter
+
+
 def compare_corpus(corpus: Corpus, options: Options, log: Callable[[str], None]) -> dict[str, Any]:
     """Every measurement on one corpus; the dict that report.json holds for it."""
     train, held = corpus.train_texts(), corpus.held_out_texts()
     held_chars = sum(map(len, held))
     rows: dict[str, Any] = {}
     growth: dict[str, Any] = {}
+    counted: dict[str, Counted] = {}
     for variant in VARIANTS:
         started = time.monotonic()
         pretokenize = variant.pretokenize(options.splitter)
-        counts = count_pretokens(train, pretokenize, desc=f"{corpus.name}: {variant.key}",
-                                 progress=options.progress)
-        trained = train_bpe(counts, vocab_size=EXHAUSTION_VOCAB_SIZE, progress=options.progress)
-        stats = vocabulary_stats(trained, counts)
-        growth[variant.key] = stats.pop("growth")
-        vocabulary = vocabulary_for(trained, variant, options.splitter)
-        held_counts = held_out_counts(held, pretokenize)
-        fill_greedy_cache(vocabulary, held_counts, with_byte_fallback(trained))
-        tokens = token_count(vocabulary, held_counts)
-        instructions = instruction_tokens(vocabulary, held_counts) if variant.split_operators and variant.features else 0
-        rows[variant.key] = dict(
-            label=variant.label,
-            features=None if variant.features is None else sorted(variant.features),
-            split_operators=variant.split_operators,
-            distinct_pretokens=len(counts),
-            training_pretokens=sum(counts.values()),
-            **stats,
-            held_out_characters=held_chars,
-            held_out_tokens=tokens,
-            held_out_instruction_tokens=instructions,
-            chars_per_token=round(held_chars / tokens, 6) if tokens else None,
-            seconds=round(time.monotonic() - started, 2),
-        )
-        log(f"{corpus.name}: {variant.label}: vocabulary {stats['vocabulary']:,}, "
+        counted[variant.key] = c = Counted(
+            variant,
+            count_pretokens(train, pretokenize, desc=f"{corpus.name}: {variant.key}", progress=options.progress),
+            count_pretokens(held, pretokenize))
+        rows[variant.key], growth[variant.key] = measure_exhaustion(c, held_chars, options)
+        rows[variant.key]["seconds"] = round(time.monotonic() - started, 2)
+        log(f"{corpus.name}: {variant.label}: vocabulary {rows[variant.key]['vocabulary']:,}, "
             f"{rows[variant.key]['chars_per_token']} chars/token ({rows[variant.key]['seconds']} s)")
     base = rows[BASELINE.key]
     for row in rows.values():
         row["delta_vocabulary_pct"] = _pct(row["vocabulary"], base["vocabulary"])
         row["delta_distinct_pretokens_pct"] = _pct(row["distinct_pretokens"], base["distinct_pretokens"])
         row["delta_chars_per_token_pct"] = _pct(row["chars_per_token"] or 0, base["chars_per_token"] or 0)
-    fixed = compare_fixed_size(train, held, options, corpus.name, log)
+    fixed: dict[str, Any] = {"vocab_size": options.vocab_size}
+    for key in (BASELINE.key, FUNCTIONALIZER.key):
+        started = time.monotonic()
+        fixed[key] = measure_fixed_size(counted[key], held, held_chars, options)
+        fixed[key]["seconds"] = round(time.monotonic() - started, 2)
+        log(f"{corpus.name}: {fixed[key]['label']} at {options.vocab_size:,}: TSR {fixed[key]['tsr']:.4%} "
+            f"({fixed[key]['seconds']} s)")
     return {"corpus": corpus.summary(), "exhaustion": rows, "growth": growth, "fixed_size": fixed}
 
 
-def compare_fixed_size(train: Sequence[str], held: Sequence[str], options: Options, name: str,
-                       log: Callable[[str], None]) -> dict[str, Any]:
+def measure_exhaustion(c: Counted, held_chars: int, options: Options) -> tuple[dict, list]:
+    """The paper's measurement: train to merge exhaustion, count the vocabulary, encode the
+    held-out pre-tokens greedily. Returns the row and the growth curve."""
+    variant = c.variant
+    trained = train_bpe(c.train, vocab_size=EXHAUSTION_VOCAB_SIZE, progress=options.progress)
+    stats = vocabulary_stats(trained, c.train)
+    growth = stats.pop("growth")
+    vocabulary = vocabulary_for(trained, variant, options.splitter)
+    fill_greedy_cache(vocabulary, c.held, with_byte_fallback(trained))
+    tokens = token_count(vocabulary, c.held)
+    splits_instructions = variant.features is not None and variant.split_operators
+    row = dict(
+        label=variant.label,
+        features=None if variant.features is None else sorted(variant.features),
+        split_operators=variant.split_operators,
+        distinct_pretokens=len(c.train),
+        training_pretokens=sum(c.train.values()),
+        **stats,
+        held_out_characters=held_chars,
+        held_out_tokens=tokens,
+        held_out_instruction_tokens=instruction_tokens(vocabulary, c.held) if splits_instructions else 0,
+        chars_per_token=round(held_chars / tokens, 6) if tokens else None,
+    )
+    return row, growth
+
+
+def measure_fixed_size(c: Counted, held: Sequence[str], held_chars: int, options: Options) -> dict:
     """Greedy BPE against optimal segmentation (TSR) with ``options.vocab_size`` tokens in
-    all (special, byte and trained tokens), baseline and Functionalizer, on held-out text.
-    The Functionalizer's round trip through :meth:`functok.Tokenizer.decode` is checked."""
-    held_chars = sum(map(len, held))
-    out: dict[str, Any] = {"vocab_size": options.vocab_size}
-    for variant in (BASELINE, FUNCTIONALIZER):
-        started = time.monotonic()
-        pretokenize = variant.pretokenize(options.splitter)
-        counts = count_pretokens(train, pretokenize, desc=f"{name}: {variant.key} {options.vocab_size}",
-                                 progress=options.progress)
-        trained = train_bpe(counts, vocab_size=options.vocab_size - BYTE_TOKENS, progress=options.progress)
-        vocabulary = vocabulary_for(trained, variant, options.splitter)
-        held_counts = held_out_counts(held, pretokenize)
-        fill_greedy_cache(vocabulary, held_counts, with_byte_fallback(trained))
-        greedy = token_count(vocabulary, held_counts, "greedy")
-        optimal = token_count(vocabulary, held_counts, "optimal")
-        row = {
-            "label": variant.label,
-            "vocabulary": len(vocabulary),
-            "held_out_characters": held_chars,
-            "greedy_tokens": greedy,
-            "optimal_tokens": optimal,
-            "chars_per_token_greedy": round(held_chars / greedy, 6) if greedy else None,
-            "chars_per_token_optimal": round(held_chars / optimal, 6) if optimal else None,
-            "tsr": round((greedy - optimal) / greedy, 6) if greedy else 0.0,
-        }
-        if variant == FUNCTIONALIZER:
-            row["round_trip"] = _round_trip(trained, held, options.splitter)
-        row["seconds"] = round(time.monotonic() - started, 2)
-        out[variant.key] = row
-        log(f"{name}: {variant.label} at {options.vocab_size:,}: TSR {row['tsr']:.4%} ({row['seconds']} s)")
-    return out
+    all (special, byte and trained tokens), on the held-out pre-tokens. For the
+    Functionalizer, the round trip through :meth:`functok.Tokenizer.decode` is checked too."""
+    trained = train_bpe(c.train, vocab_size=options.vocab_size - BYTE_TOKENS, progress=options.progress)
+    vocabulary = vocabulary_for(trained, c.variant, options.splitter)
+    fill_greedy_cache(vocabulary, c.held, with_byte_fallback(trained))
+    greedy = token_count(vocabulary, c.held, "greedy")
+    optimal = token_count(vocabulary, c.held, "optimal")
+    row = {
+        "label": c.variant.label,
+        "vocabulary": len(vocabulary),
+        "held_out_characters": held_chars,
+        "greedy_tokens": greedy,
+        "optimal_tokens": optimal,
+        "chars_per_token_greedy": round(held_chars / greedy, 6) if greedy else None,
+        "chars_per_token_optimal": round(held_chars / optimal, 6) if optimal else None,
+        "tsr": round((greedy - optimal) / greedy, 6) if greedy else 0.0,
+    }
+    if c.variant == FUNCTIONALIZER:
+        row["round_trip"] = _round_trip(trained, held, options.splitter)
+    return row
 
 
 def _round_trip(trained: dict, held: Sequence[str], splitter: str) -> dict[str, int]:
