@@ -140,6 +140,15 @@ def test_terminal_table(report, capsys, tmp_path):
     assert "Functionalizer (paper)" in out and "paper: Python-Codes" in out and "TSR" in out
 
 
+def test_two_corpora_with_the_same_name(tmp_path):
+    a = write_corpus(tmp_path / "a" / "data")
+    b = write_corpus(tmp_path / "b" / "data")
+    assert run_compare("--corpus", str(a), "--corpus", str(b), "--out", str(tmp_path / "o")) == 0
+    data = json.loads((tmp_path / "o" / "report.json").read_text(encoding="utf-8"))
+    assert [r["corpus"]["name"] for r in data["corpora"]] == ["data", "data-2"]
+    assert (tmp_path / "o" / "vocabulary-growth-data-2.svg").exists()
+
+
 def test_paragraph_cut_keeps_every_character():
     text = "a\n\nb\n\n\nc\n\n"
     assert "".join(paragraphs(text)) == text

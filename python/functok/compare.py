@@ -41,7 +41,8 @@ from pathlib import Path
 from typing import Any
 
 from .chunks import InputError
-from .compare_corpus import DEFAULT_HELD_OUT_EVERY, DEFAULT_MAX_LINE, Corpus, default_corpora, load_corpus
+from .compare_corpus import (DEFAULT_HELD_OUT_EVERY, DEFAULT_MAX_LINE, Corpus, default_corpora, load_corpus,
+                             unique_names)
 from .encode import FEATURES
 from .encode import pretokens as codec_pretokens
 from .normalize import nfc
@@ -423,6 +424,7 @@ def run(args: argparse.Namespace) -> int:
     except InputError as error:
         print(f"functok compare: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    unique_names(corpora)
     for corpus in corpora:
         for skip in corpus.skipped_summary():
             log(f"{corpus.name}: skipped {skip}")

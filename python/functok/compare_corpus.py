@@ -202,7 +202,7 @@ def _files(paths: list[str], corpus: Corpus) -> list[Path]:
 
 def load_corpus(paths: list[str], *, field: str = "text", skip_bad: bool = False,
                 max_line: int = DEFAULT_MAX_LINE, held_out_every: int = DEFAULT_HELD_OUT_EVERY) -> Corpus:
-    corpus = Corpus(name=Path(paths[0]).name or paths[0], source=", ".join(paths), documents=[],
+    corpus = Corpus(name=_file_name(Path(paths[0]).resolve().name or "corpus"), source=", ".join(paths), documents=[],
                     held_out_every=held_out_every)
     for path in _files(paths, corpus):
         try:
@@ -221,6 +221,20 @@ def load_corpus(paths: list[str], *, field: str = "text", skip_bad: bool = False
         add_documents(corpus, docs, max_line)
     corpus.check()
     return corpus
+
+
+def _file_name(name: str) -> str:
+    """A corpus name that is safe in a file name (the chart is named after the corpus)."""
+    return re.sub(r"[^\w.-]+", "_", name)
+
+
+def unique_names(corpora: list[Corpus]) -> None:
+    """Give corpora with the same name a suffix (-2, -3, ...), so their charts do not collide."""
+    seen: Counter = Counter()
+    for corpus in corpora:
+        seen[corpus.name] += 1
+        if seen[corpus.name] > 1:
+            corpus.name = f"{corpus.name}-{seen[corpus.name]}"
 
 
 def _reason(message: str) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from html import escape
 from pathlib import Path
-from typing import Any
 
 __all__ = ["PAPER_TABLE2", "format_table", "markdown", "svg_growth", "write_all"]
 
