@@ -129,6 +129,8 @@ def test_greedy_against_optimal(report):
         assert row["optimal_tokens"] <= row["greedy_tokens"]
         assert row["tsr"] == pytest.approx((row["greedy_tokens"] - row["optimal_tokens"]) / row["greedy_tokens"],
                                            abs=1e-6)
+        assert sum(b["greedy"] for b in row["by_length"]) == row["greedy_tokens"]
+        assert sum(b["optimal"] for b in row["by_length"]) == row["optimal_tokens"]
     trip = fixed["functionalizer"]["round_trip"]
     assert trip["greedy_exact"] == trip["optimal_exact"] == trip["documents"] > 0
 

@@ -323,11 +323,13 @@ def measure_fixed_size(c: Counted, held: Sequence[str], held_chars: int, options
     """Greedy BPE against optimal segmentation (TSR) with ``options.vocab_size`` tokens in
     all (special, byte and trained tokens), on the held-out pre-tokens. For the
     Functionalizer, the round trip through :meth:`functok.Tokenizer.decode` is checked too."""
+    from .tsr import measure
+
     trained = train_bpe(c.train, vocab_size=options.vocab_size - BYTE_TOKENS, progress=options.progress)
     vocabulary = vocabulary_for(trained, c.variant, options.splitter)
     fill_greedy_cache(vocabulary, c.held, with_byte_fallback(trained))
-    greedy = token_count(vocabulary, c.held, "greedy")
-    optimal = token_count(vocabulary, c.held, "optimal")
+    tsr = measure(vocabulary, held)  # `functok tsr`'s own count, per pre-token length too
+    greedy, optimal = tsr.greedy, tsr.optimal
     row = {
         "label": c.variant.label,
         "vocabulary": len(vocabulary),
@@ -336,7 +338,9 @@ def measure_fixed_size(c: Counted, held: Sequence[str], held_chars: int, options
         "optimal_tokens": optimal,
         "chars_per_token_greedy": round(held_chars / greedy, 6) if greedy else None,
         "chars_per_token_optimal": round(held_chars / optimal, 6) if optimal else None,
-        "tsr": round((greedy - optimal) / greedy, 6) if greedy else 0.0,
+        "tsr": round(tsr.tsr, 6),
+        "by_length": [{"length": b.bucket, "pretokens": b.pretokens, "greedy": b.greedy,
+                       "optimal": b.optimal, "tsr": round(b.tsr, 6)} for b in tsr.buckets],
     }
     if c.variant == FUNCTIONALIZER:
         row["round_trip"] = _round_trip(trained, held, options.splitter)

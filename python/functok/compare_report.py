@@ -236,6 +236,12 @@ def _markdown_corpus(result: dict) -> list[str]:
     note = _ran_out(fixed)
     if note:
         lines += ["", note[0].upper() + note[1:] + "."]
+    lines += ["", "TSR by pre-token length (code points; `functok tsr`'s buckets):", ""]
+    base, func = fixed["baseline"]["by_length"], fixed["functionalizer"]["by_length"]
+    rows = [[b["length"], f"{b['pretokens']:,}", f"{b['tsr']:.2%}", f"{f['pretokens']:,}", f"{f['tsr']:.2%}"]
+            for b, f in zip(base, func)]
+    lines += _md_table(["length", "baseline pre-tokens", "baseline TSR", "Functionalizer pre-tokens",
+                        "Functionalizer TSR"], rows)
     trip = fixed["functionalizer"].get("round_trip")
     if trip:
         lines += ["", f"Round trip (`Tokenizer.decode(encode(x).ids) == NFC(x)`) on the held-out "
