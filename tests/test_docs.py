@@ -227,11 +227,11 @@ def test_opcode_table_is_generated_from_opcodes_json(site):
     table = json.loads((REPO / "spec" / "opcodes.json").read_text(encoding="utf-8"))
     built = page_html(site, "opcodes.md")
     for op in table["opcodes"] + [table["escape"]]:
-        assert re.search(rf"<td>{re.escape(op['code_point'])}</td>\s*<td><code>{op['name']}</code>", built), op
+        assert re.search(rf"<td>{re.escape(op['code_point'])}</td>\s*<td><strong>{op['name']}</strong>", built), op
     for error in table["errors"]:
         assert f"<code>{error['kind']}</code>" in built
     changed = dict(table, opcodes=table["opcodes"] + [dict(table["opcodes"][0], code_point="U+E1FE", name="NEWOP")])
-    assert "| U+E1FE | `NEWOP` |" in HOOK.opcode_table(changed)
+    assert "| U+E1FE | **NEWOP** |" in HOOK.opcode_table(changed)
 
 
 def test_api_reference_comes_from_the_docstrings(site):

@@ -209,11 +209,11 @@ def opcode_table(table: dict | None = None) -> str:
         if isinstance(entry, dict):
             args = ", ".join(f"`{a['name']}` ({a['min']}..{a['max']})" for a in entry["args"])
             mark = f" (mark {entry['mark']})" if "mark" in entry else ""
-            rows.append((code_point, f"`{entry['name']}`", entry["family"], args, entry["meaning"] + mark, entry["since"]))
+            rows.append((code_point, f"**{entry['name']}**", entry["family"], args, entry["meaning"] + mark, entry["since"]))
         else:
             rows.append((f"{code_point}..{spans[code_point]}", entry, "", "", purposes[code_point], ""))
     esc = table["escape"]
-    rows.append((esc["code_point"], f"`{esc['name']}`", "", "", esc["meaning"], esc["since"]))
+    rows.append((esc["code_point"], f"**{esc['name']}**", "", "", esc["meaning"], esc["since"]))
     errors = [("kind", "trigger", "offset", "lenient decoding")]
     errors += [(f"`{e['kind']}`", e["trigger"], e["offset"], e["lenient"]) for e in table["errors"]]
     precedence = table["error_precedence"]

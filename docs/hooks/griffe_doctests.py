@@ -1,14 +1,20 @@
-"""A Griffe extension for the API reference: doctest examples in docstrings become code blocks.
+"""A Griffe extension for the API reference: functok's docstrings read as Markdown.
 
-functok's docstrings hold doctests (``>>> functok.encode("Héllo")`` and the output below it)
-that the test suite runs. Left as they are, Markdown reads ``>>>`` as a block quote and
-``['ACUTE(1)']`` as a link; fenced as ``pycon`` they render as the console session they are.
+* Doctests (``>>> functok.encode("Héllo")`` and the output below them), which the test suite
+  runs, become ``pycon`` code blocks: left as they are, Markdown reads ``>>>`` as a block quote
+  and ``['ACUTE(1)']`` as a link.
+* Sphinx roles (``:func:`encode```, ``:mod:``, ``:class:``...) become code spans.
+
 mkdocs.yml loads this file (mkdocstrings ``extensions:``).
 """
 
 from __future__ import annotations
 
+import re
+
 import griffe
+
+ROLE = re.compile(r":(?:func|mod|class|meth|attr|data|obj|exc|const):`~?([^`]+)`")
 
 
 def fence_doctests(text: str) -> str:
@@ -31,5 +37,5 @@ def fence_doctests(text: str) -> str:
 
 class FenceDoctests(griffe.Extension):
     def on_instance(self, *, obj: griffe.Object, **kwargs) -> None:
-        if obj.docstring is not None and ">>>" in obj.docstring.value:
-            obj.docstring.value = fence_doctests(obj.docstring.value)
+        if obj.docstring is not None:
+            obj.docstring.value = fence_doctests(ROLE.sub(r"`\1`", obj.docstring.value))
