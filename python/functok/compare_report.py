@@ -263,7 +263,7 @@ def svg_growth(result: dict) -> str:
     occurrences that are a single token. Each line ends where its merges run out."""
     growth = {key: result["growth"][key] for key, _ in CHART_VARIANTS}
     width, height, pad = 760, 300, 60
-    panels = [("vocabulary", 1, lambda v: f"{v:,.0f}"), ("pre-tokens that are one token", 2, lambda v: f"{v:.0%}")]
+    panels = [("vocabulary", 1, lambda v: f"{v:,.0f}"), ("training pre-token occurrences that are one token", 2, lambda v: f"{v:.0%}")]
     max_x = max(pts[-1][0] for pts in growth.values()) or 1
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height * 2 + 40}" '
            f'font-family="sans-serif" font-size="12">',
