@@ -12,8 +12,8 @@ included file (conformance/README.md...) is covered too. Each fenced block is on
   (``...`` matches anything, as in doctest);
 * ``sh``: commands shown, not run (installs, long runs); every ``functok`` line must parse;
 * ``python`` without prompts: only the conformance README's adapter, run by its own test;
-* data and diagrams (``json``, ``text``, no language, ``js`` of the browser guide: the Node tests
-  in wasm/test/ run that API).
+* data and diagrams (``json``, ``text``, no language), and the browser guide's ``js`` and ``ts``
+  (the Node tests in wasm/test/ run that API against its types).
 """
 
 from __future__ import annotations
@@ -272,7 +272,7 @@ def test_section_and_heading_shift():
 
 # --- Every code example runs ---------------------------------------------------------------
 
-LANGUAGES_NOT_RUN = {"json", "text", "", "js", "yaml"}
+LANGUAGES_NOT_RUN = {"json", "text", "", "js", "ts", "yaml"}
 
 
 @pytest.mark.parametrize("page", pages())

@@ -10,6 +10,7 @@ mkdocs loads this file (mkdocs.yml ``hooks:``). In the Markdown of docs/*.md it 
 * ``<!-- functok:include PATH [section="HEADING"] [shift=N] -->``: the repository file PATH (or one
   section of it), its headings moved N levels down and its relative links pointed at the pages
   that hold their targets on this site (:data:`PAGE_OF`), so a file is included, never copied.
+  With ``code=LANGUAGE`` the file is shown whole as a code block instead.
 * ``<!-- functok:opcode-table -->``: the code point and error tables, from spec/opcodes.json.
 * ``<!-- functok:figure TEXT -->``: a picture of TEXT as the codec encodes it, drawn from the
   real :func:`functok.pieces` output.
@@ -111,6 +112,8 @@ def include(match: re.Match, page_path: str) -> str:
     if not path.is_file():
         raise PluginError(f"{page_path}: cannot include {source}: no such file")
     text = path.read_text(encoding="utf-8")
+    if "code" in options:  # a source file shown whole, as a code block
+        return f"```{options['code']} title=\"{source}\"\n{text.rstrip()}\n```\n"
     if "section" in options:
         text = section(text, options["section"], source)
     text = shift_headings(text, int(options.get("shift", 0)))
