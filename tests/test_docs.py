@@ -197,6 +197,14 @@ def test_versions_on_every_page_come_from_the_package(site):
         assert "{{" not in rendered(page) or page == "spec.md", f"{page}: a placeholder was left unfilled"
 
 
+def test_pages_write_no_version_by_hand():
+    """Versions come from placeholders; only records of the past (changelog, benchmarks) name one."""
+    for page in set(pages()) - {"changelog.md", "benchmarks.md"}:
+        source = (DOCS / page).read_text(encoding="utf-8")
+        for version in {functok.__version__, functok.SPEC_VERSION, PROTOCOL_VERSION}:
+            assert version not in source, f"{page} writes {version}: use a {{{{ placeholder }}}}"
+
+
 def test_a_version_mismatch_fails_the_build(monkeypatch):
     hook = load_hook()
     monkeypatch.setattr(hook.functok, "SPEC_VERSION", "9.9.9")

@@ -7,8 +7,8 @@ mkdocs loads this file (mkdocs.yml ``hooks:``). In the Markdown of docs/*.md it 
   ``suite_version`` of conformance/vectors/*.json, the runner's ``PROTOCOL_VERSION`` and
   spec/opcodes.json. The build fails if the sources disagree (opcodes.json and SPEC.md against
   ``SPEC_VERSION``, vector files against each other).
-* ``<!-- functok:include PATH [section="HEADING"] [shift=N] -->``: the repository file PATH (or one
-  section of it), its headings moved N levels down and its relative links pointed at the pages
+* ``<!-- functok:include PATH [section="HEADING" [heading=no]] [shift=N] -->``: the repository file
+  PATH (or one section of it, with or without its heading line), its headings moved N levels down and its relative links pointed at the pages
   that hold their targets on this site (:data:`PAGE_OF`), so a file is included, never copied.
   With ``code=LANGUAGE`` the file is shown whole as a code block instead.
 * ``<!-- functok:opcode-table -->``: the code point and error tables, from spec/opcodes.json.
@@ -46,7 +46,7 @@ PAGE_OF = {
     "conformance/README.md": "implementers.md",
     "conformance/PROTOCOL.md": "protocol.md",
     "conformance/INTERPRETING.md": "interpreting.md",
-    "conformance/CHANGELOG.md": "changelog.md#conformance-suite",
+    "conformance/CHANGELOG.md": "changelog.md#conformance-suite-changelog",
     "wasm/README.md": "browser.md",
     "web-demo/README.md": "browser.md#the-web-demo",
 }
@@ -116,6 +116,8 @@ def include(match: re.Match, page_path: str) -> str:
         return f"```{options['code']} title=\"{source}\"\n{text.rstrip()}\n```\n"
     if "section" in options:
         text = section(text, options["section"], source)
+        if options.get("heading") == "no":  # the section's body, under the page's own heading
+            text = text.partition("\n")[2]
     text = shift_headings(text, int(options.get("shift", 0)))
     return relink(text, source, page_path)
 
