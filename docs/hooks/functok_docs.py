@@ -122,18 +122,22 @@ def include(match: re.Match, page_path: str) -> str:
     return relink(text, source, page_path)
 
 
-def section(text: str, heading: str, source: str) -> str:
-    """The lines from the heading whose title starts with HEADING to the next heading of its level."""
+def section(text: str, title: str, source: str) -> str:
+    """The lines from the heading whose title starts with TITLE to the next heading of its level."""
     lines = list(outside_fences(text))
-    for start, (line, fenced) in enumerate(lines):
-        found = None if fenced else re.match(r"(#+)\s+(.*)", line)
-        if found and found.group(2).startswith(heading):
-            level = len(found.group(1))
-            end = next((i for i in range(start + 1, len(lines)) if not lines[i][1]
-                        and (other := re.match(r"(#+)\s", lines[i][0])) and len(other.group(1)) <= level),
+    headings = [heading(line, fenced) for line, fenced in lines]
+    for start, found in enumerate(headings):
+        if found and found[1].startswith(title):
+            end = next((i for i in range(start + 1, len(lines)) if headings[i] and headings[i][0] <= found[0]),
                        len(lines))
             return "".join(line for line, _ in lines[start:end])
-    raise PluginError(f"{source} has no heading starting with {heading!r}")
+    raise PluginError(f"{source} has no heading starting with {title!r}")
+
+
+def heading(line: str, fenced: bool) -> tuple[int, str] | None:
+    """(level, title) of an ATX heading line outside code blocks, else None."""
+    found = None if fenced else re.match(r"(#{1,6})\s+(.*)", line)
+    return (len(found.group(1)), found.group(2)) if found else None
 
 
 def outside_fences(text: str):
@@ -155,7 +159,7 @@ def outside_fences(text: str):
 def shift_headings(text: str, levels: int) -> str:
     if not levels:
         return text
-    return "".join("#" * levels + line if not fenced and line.startswith("#") else line
+    return "".join("#" * levels + line if heading(line, fenced) else line
                    for line, fenced in outside_fences(text))
 
 
