@@ -8,8 +8,8 @@ docs/hooks/functok_docs.py, has filled in versions and included files), so an ex
 included file (conformance/README.md...) is covered too. Each fenced block is one of:
 
 * ``python`` with ``>>>`` prompts: a doctest; the blocks of one page share one namespace;
-* ``console``: ``$ command`` lines run by bash in an empty folder, each followed by its output
-  (``...`` matches anything, as in doctest);
+* ``console``: ``$ command`` lines, each followed by its output (``...`` matches anything, as in
+  doctest), run by bash in order, one empty folder per block;
 * ``sh``: commands shown, not run (installs, long runs); every ``functok`` line must parse;
 * ``python`` without prompts: only the conformance README's adapter, run by its own test;
 * data and diagrams (``json``, ``text``, no language), and the browser guide's ``js`` and ``ts``
@@ -306,35 +306,30 @@ def test_python_examples(page, tmp_path, monkeypatch):
     assert runner.summarize(verbose=False).failed == 0
 
 
-def console_examples() -> list[tuple[str, int, str, str]]:
-    """(page, line, command, shown output) of every ``$`` line of every console block."""
+def console_blocks() -> list[tuple[str, int, list[tuple[str, str]]]]:
+    """(page, line, [(command, shown output), ...]) of every console block."""
     found = []
     for page in pages():
         for language, code, line in blocks(page):
-            if language != "console":
-                continue
-            for session in re.split(r"^(?=\$ )", code, flags=re.M):
-                if session.startswith("$ "):
-                    command, _, output = session[2:].partition("\n")
-                    found.append((page, line, command, output))
+            if language == "console":
+                sessions = [s[2:].partition("\n") for s in re.split(r"^(?=\$ )", code, flags=re.M)
+                            if s.startswith("$ ")]
+                found.append((page, line, [(command, output) for command, _, output in sessions]))
     return found
 
 
-@pytest.fixture(scope="module")
-def console_dir(tmp_path_factory) -> Path:
-    return tmp_path_factory.mktemp("console")  # one folder per run: later commands see earlier files
-
-
-@pytest.mark.parametrize("page,line,command,output", console_examples(),
-                         ids=[f"{p}:{n}:{c[:30]}" for p, n, c, _ in console_examples()])
-def test_console_examples(page, line, command, output, console_dir):
-    done = subprocess.run(["bash", "-c", command], cwd=console_dir, env=ENV, capture_output=True,
-                          text=True, encoding="utf-8", timeout=300)
-    got = done.stdout + done.stderr
-    got += "" if got.endswith("\n") or not got else "\n"  # the page shows the prompt's line break
+@pytest.mark.parametrize("page,line,sessions", console_blocks(),
+                         ids=[f"{page}:{line}" for page, line, _ in console_blocks()])
+def test_console_examples(page, line, sessions, tmp_path):
+    """Each block's commands run in order in one empty folder (later ones see earlier files)."""
     checker = doctest.OutputChecker()
-    assert checker.check_output(output, got, doctest.ELLIPSIS), (
-        f"{page}:{line}: $ {command}\n--- shown ---\n{output}--- printed ---\n{got}")
+    for command, output in sessions:
+        done = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=ENV, capture_output=True,
+                              text=True, encoding="utf-8", timeout=300)
+        got = done.stdout + done.stderr
+        got += "" if got.endswith("\n") or not got else "\n"  # the page shows the prompt's line break
+        assert checker.check_output(output, got, doctest.ELLIPSIS), (
+            f"{page}:{line}: $ {command}\n--- shown ---\n{output}--- printed ---\n{got}")
 
 
 def test_shell_examples_parse():
