@@ -258,6 +258,12 @@ def test_home_figure_is_the_codec_output(site):
     assert functok.cli.escape_private_use(functok.encode(sentence)) in built
 
 
+def test_benchmarks_page_covers_every_benchmark():
+    page = (DOCS / "benchmarks.md").read_text(encoding="utf-8")
+    for script in [*sorted((REPO / "bench").glob("*.py")), REPO / "wasm" / "bench.mjs"]:
+        assert str(script.relative_to(REPO)) in page, f"{script.name} has no figures on the benchmarks page"
+
+
 # --- Including files -----------------------------------------------------------------------
 
 def test_included_links_point_at_the_pages_that_hold_them():
