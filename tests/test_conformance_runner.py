@@ -217,8 +217,8 @@ def test_in_process_run_needs_no_subprocess_or_thread():
 
 
 def test_reference_handle_declines_an_unknown_op():
-    answer = handle({"cmd": "run", "seq": 3, "vector": {"id": "x", "op": "segment", "input": "a", "options": {}}})
-    assert answer == {"seq": 3, "skipped": "op 'segment' is not implemented"}
+    answer = handle({"cmd": "run", "seq": 3, "vector": {"id": "x", "op": "tokenize", "input": "a", "options": {}}})
+    assert answer == {"seq": 3, "skipped": "op 'tokenize' is not implemented"}
 
 
 def test_reference_handle_reports_format_errors_as_results():

@@ -16,7 +16,7 @@ from functok.segment import Segmenter, brute_force, run_vector
 
 # The hand-written vectors live beside the tests until the conformance suite takes them in.
 _SUITE = Path(__file__).resolve().parents[1] / "conformance" / "vectors" / "segment.json"
-VECTORS = _SUITE if _SUITE.is_file() else Path(__file__).parent / "fixtures" / "segment_vectors.json"
+VECTORS = _SUITE
 
 
 # --- the oracle ---------------------------------------------------------------------------

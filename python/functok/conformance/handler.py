@@ -12,7 +12,7 @@ import traceback
 import functok
 
 PROTOCOL_VERSION = "1.0.0"
-OPS = ("encode", "decode", "pieces", "pretokens", "split")
+OPS = ("encode", "decode", "pieces", "pretokens", "split", "segment")
 
 
 def handle(request: dict) -> dict | None:
@@ -67,6 +67,9 @@ def run_case(vector: dict) -> dict:
                                             split_operators=options.get("split_operators", True))}
     if op == "split":
         return {"output": functok.split(text, splitter=splitter)}
+    if op == "segment":
+        from functok.segment import run_vector
+        return {"output": run_vector(text, options)}
     raise ValueError(f"unknown op {op!r}")
 
 
