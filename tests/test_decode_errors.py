@@ -125,3 +125,27 @@ def test_strict_raises_exactly_when_lenient_acted(stream):
         assert 0 <= error.offset < len(stream)
     else:
         assert strict == decode(stream, errors="replace")
+
+
+# --- the fast paths agree with the careful decoder -----------------------------------------
+
+fast_atoms = st.one_of(
+    st.sampled_from(["\ue100", "\ue102", "\ue10d", "\ue200", "\ue201", "\ue10e"]),
+    st.integers(0xE000, 0xE00C).map(chr),          # small arguments, so positions often fit
+    st.sampled_from(["a", "B", "é", " ", "\n", "xyzxyzxyzxyz", "q" * 20]),
+    # groups that reach past the 8 code points the fastest path keeps with them
+    st.sampled_from(["\ue100\ue00b", "\ue102\ue009", "\ue200\ue009\ue003", "\ue201\ue008\ue00a\ue002"]),
+)
+
+
+@given(st.lists(fast_atoms, max_size=30).map("".join), st.integers(0, 400))
+def test_fast_paths_equal_the_careful_decoder(stream, max_output):
+    """Where a fast path answers, it gives exactly what the careful decoder gives error-free."""
+    import importlib
+    d = importlib.import_module("functok.decode")
+    found: list[FormatError] = []
+    careful = d._Decoder(stream, max_output, found).run()
+    for fast in (d._decode_short_reach, d._decode_well_formed):
+        out = fast(stream, max_output)
+        if out is not None:
+            assert not found and out == careful
