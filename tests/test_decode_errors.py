@@ -133,8 +133,8 @@ fast_atoms = st.one_of(
     st.sampled_from(["\ue100", "\ue102", "\ue10d", "\ue200", "\ue201", "\ue10e"]),
     st.integers(0xE000, 0xE00C).map(chr),          # small arguments, so positions often fit
     st.sampled_from(["a", "B", "é", " ", "\n", "xyzxyzxyzxyz", "q" * 20]),
-    # groups that reach past the 8 code points the fastest path keeps with them
-    st.sampled_from(["\ue100\ue00b", "\ue102\ue009", "\ue200\ue009\ue003", "\ue201\ue008\ue00a\ue002"]),
+    # groups that reach past the 12 code points the fastest path keeps with them
+    st.sampled_from(["\ue100\ue00e", "\ue102\ue00d", "\ue200\ue00d\ue003", "\ue201\ue00c\ue00f\ue002"]),
 )
 
 

@@ -44,7 +44,7 @@ _SLOT = re.compile("\uefff[\\s\\S]|[\\s\\S]")
 _ESCAPE_PAIR = re.compile("\uefff([\\s\\S])")
 
 _HEAD_SLOTS = MAX_ARGUMENT + 1  # slots 0..255: the only ones an instruction can name
-_CACHE_LIMIT = 1 << 17  # entries per cache; the older half is dropped when full
+_CACHE_LIMIT = 1 << 18  # entries per cache; the older half is dropped when full
 
 
 class _Instruction(NamedTuple):
@@ -296,15 +296,15 @@ _FAST_EXPANSION = 1024  # code points a repeat may add to one unit on the fast p
 _FAST_BATCH = 1024  # units decoded between two checks of max_output
 
 
-_SHORT_HEAD = 8  # text code points that travel with their group on the fastest path
+_SHORT_HEAD = 12  # text code points that travel with their group on the fastest path
 _SHORT_UNIT_SPLIT = re.compile(f"([\\ue000-\\ueffe]+[^\\ue000-\\uefff]{{0,{_SHORT_HEAD}}})")
 _GROUP = re.compile("[\\ue000-\\ueffe]+")
 
 
 class _ShortUnitCache(dict):
-    """group + up to 8 code points of its text -> their decoding.
+    """group + up to 12 code points of its text -> their decoding.
 
-    None where the group reaches past the 8 code points it came with: the caller then
+    None where the group reaches past the 12 code points it came with: the caller then
     decodes that unit with the rest of its text.
     """
 
@@ -324,7 +324,7 @@ _short_unit_cache = _ShortUnitCache()
 
 
 def _decode_short_reach(stream: str, max_output: int) -> str | None:
-    """The fastest path: every group with the first 8 code points of its text in one key.
+    """The fastest path: every group with the first 12 code points of its text in one key.
 
     ``re.split`` keeps each group together with the head of its text, so decoding is a cached
     lookup per unit through C-level ``map``, with the text between heads copied as it is.
