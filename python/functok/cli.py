@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 from importlib import resources
 from typing import Iterator
@@ -43,7 +44,6 @@ def escape_private_use(text: str) -> str:
 
 def unescape(text: str) -> str:
     """Turn \\uXXXX and \\UXXXXXXXX escapes back into code points (input to ``decode``)."""
-    import re
     return re.sub(r"\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})",
                   lambda m: chr(int(m.group(1) or m.group(2), 16)), text)
 

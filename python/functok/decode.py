@@ -12,10 +12,10 @@ dropped; ``errors="strict"`` then raises the recorded error that the spec says c
 from __future__ import annotations
 
 import re
-from itertools import islice
 from typing import NamedTuple
 
 from . import _ucd
+from ._cache import remember
 from .errors import FormatError, first_error
 from .opcodes import (
     ARGUMENT_FIRST,
@@ -44,7 +44,6 @@ _SLOT = re.compile("\uefff[\\s\\S]|[\\s\\S]")
 _ESCAPE_PAIR = re.compile("\uefff([\\s\\S])")
 
 _HEAD_SLOTS = MAX_ARGUMENT + 1  # slots 0..255: the only ones an instruction can name
-_CACHE_LIMIT = 1 << 18  # entries per cache; the older half is dropped when full
 
 
 class _Instruction(NamedTuple):
@@ -72,9 +71,7 @@ def decode(stream: str, *, errors: str = "strict", max_output: int = DEFAULT_MAX
     if not _NEEDS_DECODING.search(stream):
         return stream  # plain text is its own decoding
     if ESCAPE_CHAR not in stream and not _SURROGATE.search(stream):
-        out = _decode_short_reach(stream, max_output)
-        if out is None:
-            out = _decode_well_formed(stream, max_output)
+        out = _decode_fast(stream, max_output)
         if out is not None:
             return out
     found: list[FormatError] = []
@@ -101,9 +98,7 @@ class _Decoder:
         group = None  # the pending group match, waiting for its text
         for unit in units:
             kind = unit.lastgroup
-            if kind == "group":
-                if group is not None:  # unreachable: groups are maximal runs
-                    raise AssertionError("two adjacent groups")
+            if kind == "group":  # groups are maximal runs, so a text always comes between two
                 group = unit
                 continue
             if kind == "escape_at_end":
@@ -253,15 +248,8 @@ class _UnitCache(dict):
         out = decoder._apply_group(0, len(group), head, 0)
         if errors:
             raise _Malformed
-        _remember(self, unit, out)
+        remember(self, unit, out)
         return out
-
-
-def _remember(cache: dict, key, value) -> None:
-    if len(cache) >= _CACHE_LIMIT:
-        for old in list(islice(cache, _CACHE_LIMIT // 2)):  # oldest first
-            del cache[old]
-    cache[key] = value
 
 
 class _ReachCache(dict):
@@ -279,7 +267,7 @@ class _ReachCache(dict):
             raise _Malformed
         reach = max(ins.args[1] if ins.opcode == MULTIREPEAT else ins.args[0] + 1
                     for ins in instructions)
-        _remember(self, group, reach)
+        remember(self, group, reach)
         return reach
 
 
@@ -316,19 +304,20 @@ class _ShortUnitCache(dict):
         if _reach_cache[group] > len(head) == _SHORT_HEAD:
             return None
         out = _unit_cache[group, head]
-        _remember(self, unit, out)
+        remember(self, unit, out)
         return out
 
 
 _short_unit_cache = _ShortUnitCache()
 
 
-def _decode_short_reach(stream: str, max_output: int) -> str | None:
-    """The fastest path: every group with the first 12 code points of its text in one key.
+def _decode_fast(stream: str, max_output: int) -> str | None:
+    """The fast path: every group with the first 12 code points of its text in one key.
 
     ``re.split`` keeps each group together with the head of its text, so decoding is a cached
-    lookup per unit through C-level ``map``, with the text between heads copied as it is.
-    Returns None where a group reaches further, or where the careful path must decide.
+    lookup per unit through C-level ``map``, with the text between heads copied as it is
+    (a group that reaches further is decoded with its whole text). Returns None where the
+    careful path must decide: an error, a dangling group, or output past ``max_output``.
     """
     parts = _SHORT_UNIT_SPLIT.split(stream)
     size = 0
@@ -368,33 +357,6 @@ def _decode_unit(group: str, text: str) -> str:
     if len(text) <= reach:
         return _unit_cache[group, text]
     return _unit_cache[group, text[:reach]] + text[reach:]
-
-
-def _decode_well_formed(stream: str, max_output: int) -> str | None:
-    """Decode a stream without escapes or surrogates, or return None.
-
-    ``re.split`` cuts the stream into text0, group, text, group, text...; each unit (a group
-    and its text) decodes through two caches. Any error, a group with no text after it, or an
-    output longer than ``max_output`` (where a repeat might be the one to cross it) returns
-    None, and the careful path decodes the stream and reports exactly what the spec says.
-    """
-    parts = _GROUP_SPLIT.split(stream)
-    if not parts[-1]:
-        return None  # a dangling group
-    units = map(_decode_unit, parts[1::2], parts[2::2])
-    out = [parts[0]]
-    size = len(parts[0])
-    try:
-        while True:
-            batch = list(islice(units, _FAST_BATCH))
-            if not batch:
-                return "".join(out)
-            out += batch
-            size += sum(map(len, batch))
-            if size > max_output:
-                return None  # a repeat may be the one that crosses max_output
-    except _Malformed:
-        return None
 
 
 def _unescape(text: str) -> str:

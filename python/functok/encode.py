@@ -11,10 +11,11 @@ import re
 from dataclasses import dataclass
 from functools import partial
 from bisect import bisect_right
-from itertools import chain, islice
+from itertools import chain
 from typing import Callable, Iterable, NamedTuple
 
 from . import _ucd
+from ._cache import remember
 from .errors import FormatError
 from .opcodes import (
     CAPITALIZE,
@@ -232,7 +233,6 @@ def piece_pretokens(piece: str, features: frozenset[str] = FEATURES) -> tuple[st
 
 # --- Caches ------------------------------------------------------------------------------
 
-_CACHE_LIMIT = 1 << 18  # distinct pieces kept; the older half is dropped when full
 _MAX_CACHED_PIECE = 256  # code points; longer pieces are rare, and would pin memory
 
 
@@ -246,10 +246,7 @@ class _PieceCache(dict):
     def __missing__(self, piece: str):
         value = self._compute(piece)
         if len(piece) <= _MAX_CACHED_PIECE:
-            if len(self) >= _CACHE_LIMIT:
-                for old in list(islice(self, _CACHE_LIMIT // 2)):  # oldest first
-                    del self[old]
-            self[piece] = value
+            remember(self, piece, value)
         return value
 
 

@@ -1,0 +1,19 @@
+"""A size bound shared by the encoder's and the decoder's caches."""
+
+from __future__ import annotations
+
+from itertools import islice
+
+CACHE_LIMIT = 1 << 18  # entries per cache: a 20 MB corpus's distinct pieces or units fit
+
+
+def remember(cache: dict, key, value) -> None:
+    """Store ``key`` in ``cache``; when it is full, drop the older half first.
+
+    dicts keep insertion order, so the first keys are the oldest. Dropping half at a time
+    keeps the cost amortized O(1) and memory bounded however long the input.
+    """
+    if len(cache) >= CACHE_LIMIT:
+        for old in list(islice(cache, CACHE_LIMIT // 2)):
+            del cache[old]
+    cache[key] = value
