@@ -19,9 +19,7 @@ import argparse
 import importlib
 import platform
 import sys
-import sysconfig
 import time
-from pathlib import Path
 
 import regex
 
@@ -29,30 +27,16 @@ import functok
 from functok import decode, encode
 from functok.split import SPEC_PATTERNS
 
-REPO = Path(__file__).resolve().parents[1]
-UDHR = REPO.parent / "shared" / "corpora" / "udhr"
-
+from corpora import UDHR, read_files, stdlib_files
 
 def stdlib_text(limit_bytes: int = 20_000_000) -> str:
-    parts, size = [], 0
-    for path in sorted(Path(sysconfig.get_paths()["stdlib"]).rglob("*.py")):
-        if "site-packages" in path.parts:
-            continue
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (UnicodeDecodeError, OSError):
-            continue
-        parts.append(text)
-        size += len(text.encode())
-        if size >= limit_bytes:
-            break
-    return "".join(parts)
+    return "".join(read_files(stdlib_files(), limit_bytes))
 
 
 def udhr_text() -> str | None:
     if not UDHR.is_dir():
         return None
-    return "\n".join(p.read_text(encoding="utf-8") for p in sorted(UDHR.glob("*.txt")))
+    return "\n".join(read_files(sorted(UDHR.glob("*.txt")), 10**12))
 
 
 def best_of(repeat: int, fn, *args) -> tuple[float, object]:

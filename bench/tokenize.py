@@ -31,45 +31,25 @@ import os
 import sys
 
 # This file is named tokenize.py: running it puts bench/ first on sys.path, where it would
-# shadow the standard library's `tokenize` (imported by inspect, linecache...). Drop it.
+# shadow the standard library's `tokenize` (imported by inspect, linecache...). Move it last.
 if sys.path and os.path.abspath(sys.path[0] or ".") == os.path.dirname(os.path.abspath(__file__)):
-    del sys.path[0]
+    sys.path.append(sys.path.pop(0))
 
 import argparse  # noqa: E402
 import json  # noqa: E402
 import platform  # noqa: E402
 import resource  # noqa: E402
 import subprocess  # noqa: E402
-import sysconfig  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[1]
-UDHR = REPO.parent / "shared" / "corpora" / "udhr"
+from corpora import UDHR, read_files, stdlib_files  # noqa: E402
+
 CASES = ("functok-greedy", "functok-optimal", "hf-plain", "gpt2-optimal", "tiktoken")
 
 
 # --- corpora ------------------------------------------------------------------------------
-
-
-def stdlib_files() -> list[Path]:
-    root = Path(sysconfig.get_paths()["stdlib"])
-    return sorted(p for p in root.rglob("*.py") if "site-packages" not in p.parts)
-
-
-def read_files(paths, limit_bytes: int) -> list[str]:
-    docs, size = [], 0
-    for path in paths:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (UnicodeDecodeError, OSError):
-            continue
-        docs.append(text)
-        size += len(text.encode())
-        if size >= limit_bytes:
-            break
-    return docs
 
 
 def corpus(name: str, mb: float) -> list[str]:

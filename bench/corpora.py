@@ -1,0 +1,29 @@
+"""The benchmarks' corpora: the standard library's source and, where present, the UDHR."""
+
+from __future__ import annotations
+
+import sysconfig
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+UDHR = REPO.parent / "shared" / "corpora" / "udhr"
+
+
+def stdlib_files() -> list[Path]:
+    root = Path(sysconfig.get_paths()["stdlib"])
+    return sorted(p for p in root.rglob("*.py") if "site-packages" not in p.parts)
+
+
+def read_files(paths, limit_bytes: int) -> list[str]:
+    """The UTF-8 files of ``paths`` in order (undecodable ones passed over), up to a size."""
+    docs, size = [], 0
+    for path in paths:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        docs.append(text)
+        size += len(text.encode())
+        if size >= limit_bytes:
+            break
+    return docs
