@@ -1,0 +1,82 @@
+"""Scaling on hostile input: time at growing sizes, as ratios against the smallest size.
+
+    .venv/bin/python bench/scaling.py [--only NAME] [--repeat N]
+
+Each case builds an input of size n and runs one operation on it. The baseline is the same
+operation on the smallest input, in the same run; the figure that matters is
+``time(k·n) / time(n)`` against the size ratio ``k``. A linear operation gives about ``k``; the
+threshold of each case (for example 4x the input in at most 5x the time) says how much worse
+than linear it may be. The script exits 1 when a case is over its threshold, so that it can
+fail; no test is timed (issue 11: time is measured here, memory in tests with tracemalloc).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    make: Callable[[int], Any]  # size -> input
+    run: Callable[[Any], Any]  # input -> anything (the operation being timed)
+    sizes: tuple[int, ...]
+    max_time_ratio: float  # allowed time(largest) / time(smallest)
+    what: str  # one line: what the input is and which operation runs
+
+
+CASES: list[Case] = []  # each section below appends its cases
+
+
+def best_of(repeat: int, fn: Callable[[Any], Any], arg: Any) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn(arg)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def measure(c: Case, repeat: int) -> bool:
+    times = []
+    for n in c.sizes:
+        data = c.make(n)
+        times.append(best_of(repeat, c.run, data))
+        del data
+    size_ratio = c.sizes[-1] / c.sizes[0]
+    time_ratio = times[-1] / times[0]
+    ok = time_ratio <= c.max_time_ratio
+    cells = "  ".join(f"{n:>11,}: {t:7.3f}s" for n, t in zip(c.sizes, times))
+    print(f"{c.name}: {c.what}")
+    print(f"  {cells}")
+    print(f"  {size_ratio:.0f}x the input in {time_ratio:.2f}x the time "
+          f"(threshold {c.max_time_ratio:g}x) {'ok' if ok else 'OVER THRESHOLD'}")
+    return ok
+
+
+# --- cases: the decoder (functok.decode) ---------------------------------------------------
+
+
+# --- cases: DecodeStream --------------------------------------------------------------------
+
+
+# --- cases: the command line (functok encode / decode on files) -----------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", help="run only the cases whose name contains this")
+    parser.add_argument("--repeat", type=int, default=3, help="best of N per size (default 3)")
+    args = parser.parse_args(argv)
+    selected = [c for c in CASES if not args.only or args.only in c.name]
+    results = [measure(c, args.repeat) for c in selected]
+    print(f"{sum(results)} passed, {len(results) - sum(results)} failed")
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
