@@ -248,3 +248,152 @@ def test_one_document_is_not_enough(tmp_path, capsys):
     (tmp_path / "one.txt").write_text("Just one paragraph, no blank line.\n", encoding="utf-8")
     assert run_compare("--corpus", str(tmp_path / "one.txt"), "--out", str(tmp_path / "o")) == 2
     assert "needs at least 2" in capsys.readouterr().err
+
+
+# --- bad input: every bad record, file or folder is exit 2 (or a counted skip), never a traceback
+
+
+def report_corpus(out: Path) -> dict:
+    return json.loads((out / "report.json").read_text(encoding="utf-8"))["corpora"][0]["corpus"]
+
+
+def no_measurement(monkeypatch) -> None:
+    """Make any measurement fail the test: the error must come before the work."""
+    def measured(*args, **kwargs):
+        raise AssertionError("the measurement ran")
+    monkeypatch.setattr("functok.compare.compare_corpus", measured)
+
+
+BAD_RECORDS = [
+    ('{"text": "a\\ud800b"}', "field 'text' holds a lone surrogate U+D800", "a lone surrogate"),
+    ('{"text": "\\udc00"}', "field 'text' holds a lone surrogate U+DC00", "a lone surrogate"),
+    ("[1, 2]", "expected a JSON object with the field 'text', found an array", "not a JSON object"),
+    ("5", "expected a JSON object with the field 'text', found a number", "not a JSON object"),
+    ('"text"', "expected a JSON object with the field 'text', found a string", "not a JSON object"),
+    ('{"text": null}', "field 'text' is null, expected a string", "field 'text' not a string"),
+    ('{"text": ["a"]}', "field 'text' is an array, expected a string", "field 'text' not a string"),
+    ('{"body": "a"}', "no field 'text'", "no field 'text'"),
+    ("[" * 100_000, "not JSON: nested too deeply", "not JSON"),
+    ("{'text': 'a'}", "not JSON: Expecting property name enclosed in double quotes at column 2", "not JSON"),
+]
+
+
+@pytest.mark.parametrize("line, message, kind", BAD_RECORDS, ids=[k for _, _, k in BAD_RECORDS])
+def test_bad_jsonl_record_named_by_file_and_line(tmp_path, capsys, monkeypatch, line, message, kind):
+    folder = write_corpus(tmp_path / "c")
+    (folder / "bad.jsonl").write_text('{"text": "fine"}\n' + line + "\n", encoding="utf-8")
+    no_measurement(monkeypatch)
+    assert run_compare("--corpus", str(folder), "--out", str(tmp_path / "o")) == 2
+    err = capsys.readouterr().err
+    assert f"bad.jsonl:2: {message}" in err
+    assert err.count("--skip-bad") == 1 and "(--skip-bad skips such lines)" in err  # one hint
+    assert "Traceback" not in err and not (tmp_path / "o").exists()
+
+
+def test_bad_jsonl_records_skipped_and_counted(tmp_path):
+    folder = write_corpus(tmp_path / "c")
+    pair = '{"text": "smile \\ud83d\\ude00"}'  # a pair of escapes is one astral character: fine
+    lines = ['{"text": "fine"}', pair] + [line for line, _, _ in BAD_RECORDS]
+    (folder / "bad.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert run_compare("--corpus", str(folder), "--out", str(tmp_path / "o"), "--skip-bad") == 0
+    c = report_corpus(tmp_path / "o")
+    assert c["skipped_by_reason"] == {
+        "bad .jsonl line: a lone surrogate": 2, "bad .jsonl line: not a JSON object": 3,
+        "bad .jsonl line: field 'text' not a string": 2, "bad .jsonl line: no field 'text'": 1,
+        "bad .jsonl line: not JSON": 2}
+    assert c["skipped"] == len(BAD_RECORDS) and c["files"] == 8
+    md = (tmp_path / "o" / "report.md").read_text(encoding="utf-8")
+    assert "bad.jsonl:3`: field 'text' holds a lone surrogate U+D800" in md  # the detail, by line
+
+
+def test_out_is_a_file_refused_before_any_work(tmp_path, capsys, monkeypatch):
+    folder = write_corpus(tmp_path / "c")
+    (tmp_path / "taken").write_text("mine\n", encoding="utf-8")
+    no_measurement(monkeypatch)
+    for out, message in [("taken", "a file of that name exists; --out names a folder"),
+                         ("taken/sub", "taken is a file, not a folder")]:
+        assert run_compare("--corpus", str(folder), "--out", str(tmp_path / out)) == 2
+        err = capsys.readouterr().err
+        assert f"--out {tmp_path / out}: " in err and message in err
+    assert (tmp_path / "taken").read_text(encoding="utf-8") == "mine\n"
+
+
+@pytest.mark.parametrize("inside", ["report.json", "report.md", "vocabulary-growth-c.svg"])
+def test_out_with_a_folder_in_a_report_files_place(tmp_path, capsys, monkeypatch, inside):
+    folder = write_corpus(tmp_path / "c")
+    (tmp_path / "o" / inside).mkdir(parents=True)
+    no_measurement(monkeypatch)
+    assert run_compare("--corpus", str(folder), "--out", str(tmp_path / "o")) == 2
+    assert f"{tmp_path / 'o' / inside} is a folder" in capsys.readouterr().err
+
+
+def test_out_that_fails_while_writing(tmp_path, capsys, monkeypatch):
+    """A file put where --out goes while the measurement runs: exit 2 naming it."""
+    import functok.compare as compare_module
+
+    folder, out = write_corpus(tmp_path / "c"), tmp_path / "o"
+    measure = compare_module.compare
+
+    def measure_then_take_the_place(*args, **kwargs):
+        result = measure(*args, **kwargs)
+        out.write_text("taken meanwhile\n", encoding="utf-8")
+        return result
+    monkeypatch.setattr(compare_module, "compare", measure_then_take_the_place)
+    assert run_compare("--corpus", str(folder), "--out", str(out)) == 2
+    assert f"--out {out}: cannot write" in capsys.readouterr().err
+
+
+def test_unreadable_folder(tmp_path, capsys, monkeypatch):
+    """A folder that cannot be listed (as root, chmod cannot make one, so listing is made to fail)."""
+    folder = write_corpus(tmp_path / "c")
+    locked = folder / "locked"
+    locked.mkdir()
+    (locked / "hidden.txt").write_text("never read\n", encoding="utf-8")
+    scandir = os.scandir
+
+    def refuse_locked(path="."):
+        if os.fspath(path) == str(locked):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return scandir(path)
+    monkeypatch.setattr(os, "scandir", refuse_locked)
+    assert run_compare("--corpus", str(folder), "--out", str(tmp_path / "o")) == 2
+    err = capsys.readouterr().err
+    assert f"{locked}: cannot list the folder: Permission denied (--skip-bad skips such folders)" in err
+    assert err.count("--skip-bad") == 1
+    assert run_compare("--corpus", str(folder), "--out", str(tmp_path / "o"), "--skip-bad") == 0
+    assert report_corpus(tmp_path / "o")["skipped_by_reason"] == {"unreadable folder": 1}
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symbolic links")
+def test_link_to_a_folder_counted(tmp_path):
+    folder = write_corpus(tmp_path / "c")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "more.txt").write_text("more text\n", encoding="utf-8")
+    os.symlink(elsewhere, folder / "link")
+    assert run_compare("--corpus", str(folder), "--out", str(tmp_path / "o")) == 0
+    assert report_corpus(tmp_path / "o")["skipped_by_reason"] == {"a link to a folder (not followed)": 1}
+
+
+def test_file_name_that_is_not_utf8(tmp_path):
+    """Such a name is bytes, held as lone surrogates: shown with \\xNN, in the report too."""
+    folder = write_corpus(tmp_path / "c")
+    try:
+        with open(os.fsencode(folder) + b"/caf\xe9.txt", "wb") as f:  # Latin-1, not UTF-8
+            f.write(b"one paragraph\n\nanother paragraph\n")
+        with open(os.fsencode(folder) + b"/caf\xe9.md", "wb") as f:
+            f.write(b"not a corpus file\n")
+    except OSError:
+        pytest.skip("the file system refuses names that are not UTF-8")
+    assert run_compare("--corpus", str(folder), "--out", str(tmp_path / "o")) == 0
+    c = report_corpus(tmp_path / "o")
+    assert c["files"] == 8 and c["skipped_examples"][0]["what"].endswith("caf\\xe9.md")
+    corpus = load_corpus([str(folder)])
+    assert {d.name for d in corpus.documents} >= {f"{folder}/caf\\xe9.txt#0", f"{folder}/caf\\xe9.txt#1"}
+
+
+@pytest.mark.parametrize("option, corpus", [("--max-files", False), ("--max-line-chars", True)])
+def test_numeric_option_below_one(tmp_path, capsys, option, corpus):
+    where = ["--corpus", str(write_corpus(tmp_path / "c"))] if corpus else []
+    assert run_compare(*where, option, "0", "--out", str(tmp_path / "o")) == 2
+    assert f"{option} must be at least 1" in capsys.readouterr().err

@@ -406,18 +406,18 @@ def run(args: argparse.Namespace) -> int:
         print("functok compare: needs Hugging Face tokenizers: pip install 'functok[train]'", file=sys.stderr)
         return EXIT_BAD_INPUT
     progress = not args.no_progress and sys.stderr.isatty()
-    smallest = BYTE_TOKENS + len(SPECIAL_TOKENS) + 1
-    if args.vocab_size < smallest or args.held_out_every < 2:
-        print(f"functok compare: --vocab-size must be at least {smallest} (256 byte tokens and "
-              f"{len(SPECIAL_TOKENS)} special tokens are part of it) and --held-out-every at least 2",
-              file=sys.stderr)
+    problem = _bad_option(args)
+    if problem:
+        print(f"functok compare: {problem}", file=sys.stderr)
         return EXIT_BAD_INPUT
 
     def log(message: str) -> None:
         if not args.quiet:
             print(f"functok compare: {message}", file=sys.stderr)
 
+    out = Path(args.out)
     try:
+        compare_report.check_output(out)  # before any work: the measurement is long
         if args.corpus:
             corpora = [load_corpus(paths, field=args.field, skip_bad=args.skip_bad,
                                    max_line=args.max_line_chars, held_out_every=args.held_out_every)
@@ -425,21 +425,40 @@ def run(args: argparse.Namespace) -> int:
         else:
             corpora = default_corpora(max_files=args.max_files, max_line=args.max_line_chars,
                                       held_out_every=args.held_out_every)
+        unique_names(corpora)
+        compare_report.check_output(out, [c.name for c in corpora])  # the charts are named after them
     except InputError as error:
         print(f"functok compare: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    unique_names(corpora)
     for corpus in corpora:
         for skip in corpus.skipped_summary():
             log(f"{corpus.name}: skipped {skip}")
     options = Options(splitter=args.splitter, vocab_size=args.vocab_size, progress=progress)
     result = compare(corpora, options, log)
     result["seconds"] = round(time.monotonic() - started, 1)
-    out = Path(args.out)
-    written = compare_report.write_all(result, out)
+    try:
+        written = compare_report.write_all(result, out)
+    except OSError as error:  # the folder changed while the measurement ran, or the disk is full
+        print(f"functok compare: --out {out}: cannot write {error.filename}: {error.strerror}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     print(compare_report.format_table(result))
     print(f"\nwrote {', '.join(str(p) for p in written)} in {result['seconds']} s")
     return 0
+
+
+def _bad_option(args: argparse.Namespace) -> str | None:
+    """What is wrong with the numeric options, or None."""
+    smallest = BYTE_TOKENS + len(SPECIAL_TOKENS) + 1
+    if args.vocab_size < smallest:
+        return (f"--vocab-size must be at least {smallest} (256 byte tokens and "
+                f"{len(SPECIAL_TOKENS)} special tokens are part of it)")
+    if args.held_out_every < 2:
+        return "--held-out-every must be at least 2"
+    if args.max_files is not None and args.max_files < 1:
+        return "--max-files must be at least 1"
+    if args.max_line_chars < 1:
+        return "--max-line-chars must be at least 1"
+    return None
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -448,7 +467,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "option for several corpora; default: the standard library's .py "
                              "source and pydoc_data's English topics)")
     parser.add_argument("--field", default="text", help="the .jsonl field holding the text (default: text)")
-    parser.add_argument("--out", default="functok-report", help="output folder (default: ./functok-report)")
+    parser.add_argument("--out", default="functok-report",
+                        help="output folder, checked before the measurement starts (default: ./functok-report)")
     parser.add_argument("--vocab-size", type=int, default=16_000,
                         help="vocabulary of the greedy-vs-optimal comparison (default: 16000)")
     parser.add_argument("--splitter", choices=("paper", "llama3"), default="paper",
@@ -461,8 +481,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="skip (and count) documents with a line longer than N code points "
                              f"(default: {DEFAULT_MAX_LINE:,})")
     parser.add_argument("--skip-bad", action="store_true",
-                        help="skip (and count) unreadable files, invalid UTF-8 and bad .jsonl "
-                             "lines instead of stopping")
+                        help="skip (and count) folders that cannot be listed, unreadable files, "
+                             "invalid UTF-8 and bad .jsonl lines instead of stopping")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
     parser.add_argument("--quiet", action="store_true", help="no step-by-step log on stderr")
     parser.set_defaults(func=run)

@@ -10,19 +10,26 @@ file is one document; a ``pydoc_data`` topic is cut into paragraphs like a ``.tx
 and, for source files, by file. If no document's hash qualifies, the one with the smallest
 hash is held out.
 
-**Bad input.** A missing path, an unreadable file, invalid UTF-8 (named by file and byte
-offset) or a bad ``.jsonl`` line stops the run with a message and exit status 2, unless
-``skip_bad`` is set: then the file or line is skipped and counted. Files in a folder that are
-not ``.txt``/``.jsonl`` are skipped and counted. A document with a line longer than
-``max_line`` code points is skipped and counted (one giant line is one giant pre-token for the
-baseline, which BPE training handles badly). A corpus with no text left, or with too few
-documents to hold one out, is an error. The report lists every skip.
+**Bad input.** A missing path, a folder that cannot be listed, an unreadable file, invalid
+UTF-8 (named by file and byte offset) or a bad ``.jsonl`` line stops the run with a message
+and exit status 2, unless ``skip_bad`` is set: then the folder, file or line is skipped and
+counted. A ``.jsonl`` line is bad unless it is a JSON object whose field is a string that is
+text: a lone surrogate, which only a ``\\u`` escape can make, is not (no tokenizer can take
+it). The message names the file and line and says what was expected. Files in a folder that
+are not ``.txt``/``.jsonl``, and links to folders (not followed, since they may loop), are
+skipped and counted. A file name that is not UTF-8 is shown with ``\\xNN`` for its bytes. A
+document with a line longer than ``max_line`` code points is skipped and counted (one giant
+line is one giant pre-token for the baseline, which BPE training handles badly). A corpus with
+no text left, or with too few documents to hold one out, is an error. The report lists every
+skip.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 import sysconfig
 import zlib
 from collections import Counter
@@ -35,6 +42,7 @@ DEFAULT_HELD_OUT_EVERY = 20
 DEFAULT_MAX_LINE = 100_000
 TEXT_SUFFIXES = (".txt", ".jsonl")
 _PARAGRAPH_END = re.compile(r"(?<=\n\n)(?=[^\n])")  # a cut after a blank line
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass
@@ -128,13 +136,13 @@ def read_text(path: Path) -> str:
     """The whole file as strict UTF-8; InputError names the file (and the byte offset)."""
     try:
         handle = open(path, "rb")
-    except OSError as error:
-        raise InputError(f"{path}: cannot read: {error.strerror}") from None
+    except OSError as error:  # also a file that vanished since the folder was listed
+        raise InputError(f"{shown(path)}: cannot read: {error.strerror}") from None
     with handle:
         try:
-            return "".join(read_utf8(handle, str(path)))
+            return "".join(read_utf8(handle, shown(path)))
         except OSError as error:
-            raise InputError(f"{path}: cannot read: {error.strerror}") from None
+            raise InputError(f"{shown(path)}: cannot read: {error.strerror}") from None
 
 
 def paragraphs(text: str) -> list[str]:
@@ -142,24 +150,70 @@ def paragraphs(text: str) -> list[str]:
     return [p for p in _PARAGRAPH_END.split(text) if p]
 
 
+class BadRecord(ValueError):
+    """A .jsonl line that is not a record with a text field: ``kind`` counts it in the
+    report, ``detail`` says what is wrong with it."""
+
+    def __init__(self, kind: str, detail: str) -> None:
+        super().__init__(detail)
+        self.kind, self.detail = kind, detail
+
+
+def record_text(line: str, field_name: str) -> str:
+    """The text of one .jsonl line: the string in field ``field_name`` of a JSON object.
+
+    >>> record_text('{"text": "a"}', "text")
+    'a'
+    >>> record_text('[1, 2]', "text")
+    Traceback (most recent call last):
+    functok.compare_corpus.BadRecord: expected a JSON object with the field 'text', found an array
+    """
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise BadRecord("not JSON", f"not JSON: {error.msg} at column {error.colno}") from None
+    except (ValueError, RecursionError) as error:  # a number over the digit limit; deep nesting
+        detail = "nested too deeply" if isinstance(error, RecursionError) else str(error)
+        raise BadRecord("not JSON", f"not JSON: {detail}") from None
+    if not isinstance(record, dict):
+        raise BadRecord("not a JSON object",
+                        f"expected a JSON object with the field {field_name!r}, found {_json_type(record)}")
+    if field_name not in record:
+        raise BadRecord(f"no field {field_name!r}", f"no field {field_name!r} in the JSON object")
+    value = record[field_name]
+    if not isinstance(value, str):
+        raise BadRecord(f"field {field_name!r} not a string",
+                        f"field {field_name!r} is {_json_type(value)}, expected a string")
+    # only a \u escape can make a surrogate (the file is UTF-8); it is not text, and no tokenizer takes it
+    surrogate = ("\\ud" in line or "\\uD" in line) and _SURROGATE.search(value)
+    if surrogate:
+        raise BadRecord("a lone surrogate",
+                        f"field {field_name!r} holds a lone surrogate U+{ord(surrogate.group()):04X} "
+                        f"(a \\u escape that is not text) at code point {surrogate.start()}")
+    return value
+
+
+def _json_type(value: object) -> str:
+    names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
+             int: "a number", float: "a number", type(None): "null"}
+    return names.get(type(value), type(value).__name__)
+
+
 def jsonl_documents(path: Path, text: str, field_name: str, skip_bad: bool, corpus: Corpus) -> list[Document]:
     out = []
+    name = shown(path)
     # not splitlines(): a JSON string may hold U+2028 as it is
     for number, line in enumerate(text.split("\n"), 1):
         if not line.strip():
             continue
-        where = f"{path}:{number}"
+        where = f"{name}:{number}"
         try:
-            record = json.loads(line)
-            value = record[field_name]
-            if not isinstance(value, str):
-                raise TypeError(f"field {field_name!r} is {type(value).__name__}, not a string")
-        except (ValueError, KeyError, TypeError) as error:
-            reason = (f"no field {field_name!r}" if isinstance(error, KeyError)
-                      else "not JSON" if isinstance(error, ValueError) else str(error))
+            value = record_text(line, field_name)
+        except BadRecord as error:
             if not skip_bad:
-                raise InputError(f"{where}: {reason} (--skip-bad skips such lines)") from None
-            corpus.skipped.append({"what": where, "reason": f"bad .jsonl line: {reason}", "characters": 0})
+                raise InputError(f"{where}: {error.detail} (--skip-bad skips such lines)") from None
+            corpus.skipped.append({"what": where, "reason": f"bad .jsonl line: {error.kind}", "characters": 0,
+                                   "detail": error.detail})
             continue
         out.append(Document(where, value))
     return out
@@ -183,40 +237,82 @@ def add_documents(corpus: Corpus, documents: list[Document], max_line: int) -> N
         corpus.documents.append(doc)
 
 
-def _files(paths: list[str], corpus: Corpus) -> list[Path]:
+def shown(path: str | Path) -> str:
+    """A path as text for messages and the report: a file name's bytes that are not UTF-8
+    (which Python holds as lone surrogates, and which no UTF-8 file can store) appear as \\xNN.
+
+    >>> shown(os.fsdecode(b"bad\\xff.txt"))
+    'bad\\\\xff.txt'
+    """
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def _files(paths: list[str], corpus: Corpus, skip_bad: bool) -> list[Path]:
     files: list[Path] = []
     for p in map(Path, paths):
-        if p.is_dir():
-            # not is_file(): a broken link must be reported as unreadable, not left out silently
-            for f in sorted(x for x in p.rglob("*") if not x.is_dir()):
-                if f.suffix.lower() in TEXT_SUFFIXES:
-                    files.append(f)
-                else:
-                    corpus.skipped.append({"what": str(f), "reason": "not .txt or .jsonl", "characters": 0})
-        elif p.exists():
-            files.append(p)  # a file named explicitly is read whatever its suffix (.jsonl or text)
+        if _is_folder(p):
+            files += _folder_files(p, corpus, skip_bad)
         else:
-            raise InputError(f"{p}: no such file or folder")
+            files.append(p)  # a file named explicitly is read whatever its suffix (.jsonl or text)
+    return files
+
+
+def _is_folder(path: Path) -> bool:
+    """Whether ``path`` is a folder; InputError if it is neither a folder nor a file."""
+    try:
+        return stat.S_ISDIR(path.stat().st_mode)
+    except FileNotFoundError:
+        raise InputError(f"{shown(path)}: no such file or folder") from None
+    except OSError as error:  # a folder on the way that cannot be searched, a link loop
+        raise InputError(f"{shown(path)}: cannot read: {error.strerror}") from None
+
+
+def _folder_files(folder: Path, corpus: Corpus, skip_bad: bool) -> list[Path]:
+    """The .txt and .jsonl files under ``folder``, sorted; every other entry is counted as skipped.
+
+    Anything that is not a folder is listed, so that a broken link is reported as unreadable
+    rather than left out silently. Links to folders are not followed (they may loop).
+    """
+    def cannot_list(error: OSError) -> None:
+        message = f"{shown(error.filename)}: cannot list the folder: {error.strerror}"
+        if not skip_bad:
+            raise InputError(f"{message} (--skip-bad skips such folders)")
+        corpus.skipped.append({"what": shown(error.filename), "reason": "unreadable folder", "characters": 0,
+                               "detail": message})
+
+    found: list[Path] = []
+    for root, folders, names in os.walk(folder, onerror=cannot_list):
+        found += [Path(root, name) for name in names]
+        for name in folders:
+            if os.path.islink(os.path.join(root, name)):
+                corpus.skipped.append({"what": shown(os.path.join(root, name)),
+                                       "reason": "a link to a folder (not followed)", "characters": 0})
+    files = []
+    for f in sorted(found):
+        if f.suffix.lower() in TEXT_SUFFIXES:
+            files.append(f)
+        else:
+            corpus.skipped.append({"what": shown(f), "reason": "not .txt or .jsonl", "characters": 0})
     return files
 
 
 def load_corpus(paths: list[str], *, field: str = "text", skip_bad: bool = False,
                 max_line: int = DEFAULT_MAX_LINE, held_out_every: int = DEFAULT_HELD_OUT_EVERY) -> Corpus:
-    corpus = Corpus(name=_file_name(Path(paths[0]).resolve().name or "corpus"), source=", ".join(paths), documents=[],
-                    held_out_every=held_out_every)
-    for path in _files(paths, corpus):
+    corpus = Corpus(name=_file_name(Path(paths[0]).resolve().name or "corpus"), source=", ".join(map(shown, paths)),
+                    documents=[], held_out_every=held_out_every)
+    for path in _files(paths, corpus, skip_bad):
         try:
             text = read_text(path)
-            if path.suffix.lower() == ".jsonl":
-                docs = jsonl_documents(path, text, field, skip_bad, corpus)
-            else:
-                docs = [Document(f"{path}#{k}", p) for k, p in enumerate(paragraphs(text))]
         except InputError as error:
             if not skip_bad:
                 raise InputError(f"{error} (--skip-bad skips such files)") from None
-            corpus.skipped.append({"what": str(path), "reason": _reason(str(error)), "characters": 0,
+            corpus.skipped.append({"what": shown(path), "reason": _reason(str(error)), "characters": 0,
                                    "detail": str(error)})
             continue
+        if path.suffix.lower() == ".jsonl":  # its bad lines are skipped (or refused) one by one
+            docs = jsonl_documents(path, text, field, skip_bad, corpus)
+        else:
+            docs = [Document(f"{shown(path)}#{k}", p) for k, p in enumerate(paragraphs(text))]
         corpus.files += 1
         add_documents(corpus, docs, max_line)
     corpus.check()

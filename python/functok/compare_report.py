@@ -8,10 +8,14 @@ The chart is SVG written by hand (no plotting library).
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 
-__all__ = ["PAPER_TABLE2", "format_table", "markdown", "svg_growth", "write_all"]
+from .chunks import InputError
+
+__all__ = ["PAPER_TABLE2", "check_output", "format_table", "markdown", "svg_growth", "write_all"]
 
 # The paper's Table 2 (reference-facts.md): vocabulary at exhaustion, baseline -> Functionalizer.
 PAPER_TABLE2 = (
@@ -300,6 +304,35 @@ def svg_growth(result: dict) -> str:
                        f"{fmt(end[column])} after {end[0]:,} merges</text>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+# --- Writing -------------------------------------------------------------------------------
+
+
+def check_output(folder: Path, corpus_names: Sequence[str] = ()) -> None:
+    """Refuse an output folder the report cannot be written to (InputError), before the
+    measurement runs rather than after: a file in its place or on its way, a folder where a
+    report file goes (the charts only once ``corpus_names`` are known), no permission."""
+    try:
+        problem = _output_problem(folder, corpus_names)
+    except OSError as error:  # a folder on the way that cannot be searched
+        problem = f"cannot look at {error.filename}: {error.strerror}"
+    if problem:
+        raise InputError(f"--out {folder}: {problem}")
+
+
+def _output_problem(folder: Path, corpus_names: Sequence[str]) -> str | None:
+    if not folder.exists():
+        existing = next(p for p in folder.absolute().parents if p.exists())  # "/" exists
+        if not existing.is_dir():
+            return f"{existing} is a file, not a folder"
+        return None if os.access(existing, os.W_OK | os.X_OK) else f"no permission to create it in {existing}"
+    if not folder.is_dir():
+        return "a file of that name exists; --out names a folder"
+    for name in ("report.json", "report.md", *map(chart_name, corpus_names)):
+        if (folder / name).is_dir():
+            return f"{folder / name} is a folder, so the report cannot be written there"
+    return None if os.access(folder, os.W_OK | os.X_OK) else "no permission to write in it"
 
 
 def write_all(report: dict, folder: Path) -> list[Path]:
