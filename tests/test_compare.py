@@ -3,6 +3,7 @@ bad input (empty corpus, unreadable files, invalid UTF-8, bad .jsonl lines, a hu
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 from pathlib import Path
@@ -397,3 +398,10 @@ def test_numeric_option_below_one(tmp_path, capsys, option, corpus):
     where = ["--corpus", str(write_corpus(tmp_path / "c"))] if corpus else []
     assert run_compare(*where, option, "0", "--out", str(tmp_path / "o")) == 2
     assert f"{option} must be at least 1" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symbolic links")
+def test_link_loop_named_as_corpus(tmp_path, capsys):
+    os.symlink(tmp_path / "loop", tmp_path / "loop")
+    assert run_compare("--corpus", str(tmp_path / "loop"), "--out", str(tmp_path / "o")) == 2
+    assert f"{tmp_path / 'loop'}: cannot read: {os.strerror(errno.ELOOP)}" in capsys.readouterr().err

@@ -298,8 +298,9 @@ def _folder_files(folder: Path, corpus: Corpus, skip_bad: bool) -> list[Path]:
 
 def load_corpus(paths: list[str], *, field: str = "text", skip_bad: bool = False,
                 max_line: int = DEFAULT_MAX_LINE, held_out_every: int = DEFAULT_HELD_OUT_EVERY) -> Corpus:
-    corpus = Corpus(name=_file_name(Path(paths[0]).resolve().name or "corpus"), source=", ".join(map(shown, paths)),
-                    documents=[], held_out_every=held_out_every)
+    # os.path.realpath, not Path.resolve(): that raises RuntimeError on a link loop (Python 3.11)
+    name = _file_name(Path(os.path.realpath(paths[0])).name or "corpus")
+    corpus = Corpus(name=name, source=", ".join(map(shown, paths)), documents=[], held_out_every=held_out_every)
     for path in _files(paths, corpus, skip_bad):
         try:
             text = read_text(path)
