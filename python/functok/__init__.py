@@ -1,6 +1,6 @@
 """functok: the Functionalizer format's reference implementation.
 
-The format rewrites case, 13 combining diacritics and character repetition as Private Use Area
+The format rewrites case, 13 combining marks and character repetition as Private Use Area
 instructions in front of a canonical lowercase base, losslessly:
 
 >>> import functok
@@ -28,7 +28,7 @@ from .tokenizer import DecodeStream as DecodeStream
 from .tokenizer import Encoding as Encoding
 from .tokenizer import Tokenizer as Tokenizer
 
-SPEC_VERSION = "1.0.0"
+SPEC_VERSION = "1.0.1"
 __version__ = "0.1.0"
 
 __all__ = [
