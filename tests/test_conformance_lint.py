@@ -122,6 +122,17 @@ def test_spec_references_name_existing_clauses():
     assert not missing, missing[:10]
 
 
+def test_the_documents_list_every_op_of_the_schema():
+    """README.md, PROTOCOL.md and INTERPRETING.md name the same ops as the schema and the handler."""
+    from functok.conformance.handler import OPS
+
+    ops = json.loads(SCHEMA.read_text(encoding="utf-8"))["$defs"]["op"]["enum"]
+    assert list(OPS) == ops
+    for name, marker in (("README.md", "`op` is "), ("PROTOCOL.md", "| `op` |"), ("INTERPRETING.md", "| `op` |")):
+        line = next(l for l in (CONFORMANCE / name).read_text(encoding="utf-8").splitlines() if marker in l)
+        assert [op for op in ops if f"`{op}`" not in line] == [], name
+
+
 def test_sources_cite_clauses_by_the_spec_anchors_only():
     """The vector sources name clauses by SPEC.md's anchors; nothing else is a clause name."""
     sys.path.insert(0, str(CONFORMANCE / "tools"))
