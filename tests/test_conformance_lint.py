@@ -129,7 +129,8 @@ def test_the_documents_list_every_op_of_the_schema():
     ops = json.loads(SCHEMA.read_text(encoding="utf-8"))["$defs"]["op"]["enum"]
     assert list(OPS) == ops
     for name, marker in (("README.md", "`op` is "), ("PROTOCOL.md", "| `op` |"), ("INTERPRETING.md", "| `op` |")):
-        line = next(l for l in (CONFORMANCE / name).read_text(encoding="utf-8").splitlines() if marker in l)
+        lines = (CONFORMANCE / name).read_text(encoding="utf-8").splitlines()
+        line = next(line for line in lines if marker in line)
         assert [op for op in ops if f"`{op}`" not in line] == [], name
 
 
@@ -141,7 +142,8 @@ def test_sources_cite_clauses_by_the_spec_anchors_only():
     anchors = dict(re.findall(r'^<a id="([a-z0-9-]+)"></a>\n#{2,3} (\d+(?:\.\d+)?) ',
                               SPEC_MD.read_text(encoding="utf-8"), re.MULTILINE))
     assert vectorlib.CLAUSES == anchors
-    assert vectorlib._clauses(["encode-fold", "terms-definitions", "chardata-classes"]) == ["6.1", "1.1", "3.2"]
+    cited = vectorlib._clauses(["encode-fold", "terms-definitions", "chardata-classes"])
+    assert cited == ["6.1", "1.1", "3.2"]
     for not_an_anchor in ("fold", "marks-case", "slots", "dangling", "6.1"):
         with pytest.raises(ValueError):
             vectorlib._clauses([not_an_anchor])

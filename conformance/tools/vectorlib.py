@@ -96,7 +96,8 @@ class Collector:
         dec_options = {k: v for k, v in options.items() if k == "splitter"}
         self._add({"id": id + "-dec", "description": "decode: " + description, "op": "decode",
                    "input": assemble(stream), "options": dec_options, "expected": target,
-                   "roundtrip": True, "spec": _clauses(["decode-procedure", *([spec] if isinstance(spec, str) else spec)])})
+                   "roundtrip": True,
+                   "spec": _clauses(["decode-procedure", *([spec] if isinstance(spec, str) else spec)])})
 
     # -- decode ------------------------------------------------------------------------
     def decode(self, id: str, description: str, stream: str, text: str, *, spec,

@@ -60,7 +60,7 @@ def declare(v):
     v.encode("rep-long-10", "run of 765 is three full chunks", "-" * 765,
              'REPEAT(0,255) REPEAT(1,255) REPEAT(2,255) "---"', spec=ENC)
 
-    # Several folds in one piece.
+    # Several repeats in one piece.
     v.encode("rep-multi-01", "two runs in one piece", "aaaabbbb", 'REPEAT(0,4) REPEAT(1,4) "ab"', spec=ENC)
     v.encode("rep-multi-02", "three runs in one piece", "aaabbbccc",
              'REPEAT(0,3) REPEAT(1,3) REPEAT(2,3) "abc"', spec=ENC)
