@@ -49,7 +49,7 @@ def best_of(repeat: int, fn, *args) -> tuple[float, object]:
 
 
 def clear_caches() -> None:
-    """Empty the encoder's piece caches and the decoder's unit cache (a cold start)."""
+    """Empty the encoder's piece caches and the decoder's cache of groups with their text (a cold start)."""
     # importlib, because `functok.encode` the attribute is the function, not the module.
     importlib.import_module("functok.encode").clear_caches()
     importlib.import_module("functok.decode").clear_caches()

@@ -102,7 +102,7 @@ def test_every_error_kind_has_a_vector():
     assert covered - kinds == set(), "a vector names an error kind that spec/opcodes.json lacks"
 
 
-def test_every_opcode_and_diacritic_is_exercised():
+def test_every_opcode_and_mark_is_exercised():
     """Every assigned opcode appears in some encode output or decode input."""
     table = json.loads(OPCODES.read_text(encoding="utf-8"))
     streams = "".join(t["expected"] for t in all_tests() if t["op"] == "encode" and "expected" in t)
@@ -120,6 +120,33 @@ def test_spec_references_name_existing_clauses():
     clauses = spec_clause_numbers()
     missing = sorted({f"{t['id']}: {ref}" for t in all_tests() for ref in t["spec"] if ref not in clauses})
     assert not missing, missing[:10]
+
+
+def test_the_documents_list_every_op_of_the_schema():
+    """README.md, PROTOCOL.md and INTERPRETING.md name the same ops as the schema and the handler."""
+    from functok.conformance.handler import OPS
+
+    ops = json.loads(SCHEMA.read_text(encoding="utf-8"))["$defs"]["op"]["enum"]
+    assert list(OPS) == ops
+    for name, marker in (("README.md", "`op` is "), ("PROTOCOL.md", "| `op` |"), ("INTERPRETING.md", "| `op` |")):
+        lines = (CONFORMANCE / name).read_text(encoding="utf-8").splitlines()
+        line = next(line for line in lines if marker in line)
+        assert [op for op in ops if f"`{op}`" not in line] == [], name
+
+
+def test_sources_cite_clauses_by_the_spec_anchors_only():
+    """The vector sources name clauses by SPEC.md's anchors; nothing else is a clause name."""
+    sys.path.insert(0, str(CONFORMANCE / "tools"))
+    import vectorlib
+
+    anchors = dict(re.findall(r'^<a id="([a-z0-9-]+)"></a>\n#{2,3} (\d+(?:\.\d+)?) ',
+                              SPEC_MD.read_text(encoding="utf-8"), re.MULTILINE))
+    assert vectorlib.CLAUSES == anchors
+    cited = vectorlib._clauses(["encode-fold", "terms-definitions", "chardata-classes"])
+    assert cited == ["6.1", "1.1", "3.2"]
+    for not_an_anchor in ("fold", "marks-case", "slots", "dangling", "6.1"):
+        with pytest.raises(ValueError):
+            vectorlib._clauses([not_an_anchor])
 
 
 def test_versions_agree_everywhere():

@@ -51,7 +51,7 @@ HANGUL = ([chr(cp) for cp in range(0x1100, 0x1113)] + [chr(cp) for cp in range(0
 RECOMPOSING = [chr(cp) for cp in (0x113B8, 0x113C2, 0x113C5, 0x113C9, 0x1611E, 0x1611F, 0x16120,
                                   0x16121, 0x16129, 0x16D63, 0x16D67, 0x16D69)]
 INTERESTING = (MARKS[:200] + EXCLUDED + MAYBE + COMPOSING_STARTERS[:300] + HANGUL + RECOMPOSING
-               + list(_ucd.DIACRITIC_MARKS) + list("aeiouAEIOU ")
+               + list(_ucd.MARKS) + list("aeiouAEIOU ")
                + list(_ucd.DECOMPOSITIONS)[:100])
 
 any_scalar = st.characters(exclude_categories=("Cs",))
@@ -187,7 +187,7 @@ def test_each_unstable_character_after_each_composing_starter(mark_class):
 
 
 def test_mark_pairs_in_both_orders():
-    marks = list(_ucd.DIACRITIC_MARKS) + ["\u0323", "\u0345", "\u031b", "\u05b0", "\u094d",
+    marks = list(_ucd.MARKS) + ["\u0323", "\u0345", "\u031b", "\u05b0", "\u094d",
                                           "\u0e38", "\u302a", "\U0001d165"]
     bases = ["a", "A", "e", "o", "u", "\u03b1", "\u03c9", "\u0438", "\u05d0", "\u0915", "x"]
     for base in bases:

@@ -99,7 +99,7 @@ def test_count_never_above_greedy_with_a_trained_tokenizer(text):
 
 
 def _spelled(tok, ids: list[int]) -> str:
-    """The op-stream text that ids spell (byte-fallback runs read as UTF-8)."""
+    """The stream text that ids spell (byte-fallback runs read as UTF-8)."""
     out, run = [], bytearray()
     for i in ids:
         token = tok.id_to_token(i)

@@ -43,7 +43,7 @@ def test_code_point_table_is_the_json_table():
 def test_marks_in_the_table_are_the_json_marks():
     text = section("### 2.1 The table")
     for op in TABLE["opcodes"]:
-        if op["family"] == "diacritic":
+        if op["family"] == "mark":
             row = next(line for line in text.splitlines() if line.startswith(f'| {op["code_point"]} |'))
             assert op["mark"] in row, row
 

@@ -1,4 +1,4 @@
-"""A tiny assembler for op streams, written for the conformance vector sources.
+"""A tiny assembler for streams, written for the conformance vector sources.
 
 It knows only the code point table in spec/opcodes.json, never functok's encoder or
 decoder: the vectors' expected streams are written by hand in this notation, so that a

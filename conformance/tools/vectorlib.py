@@ -7,50 +7,27 @@ notation of assemble.py and turned into code points here; nothing here calls fun
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import unicodedata2
 
 from assemble import assemble, instruction_text
 
-# Symbolic clause names -> clause numbers of spec/SPEC.md. Sources cite the names, so that a
-# renumbering of the spec is one edit here; a lint test checks every number exists in the spec.
-CLAUSES: dict[str, str] = {
-    "terms": "1.1",
-    "codepoints": "2.1",
-    "chardata": "3.2",
-    "casepairs": "3.3",
-    "decompositions": "3.4",
-    "nfc-modes": "4.1",
-    "nfc": "4.2",
-    "surrogates": "4.3",
-    "offsets": "4.4",
-    "split-llama3": "5.1",
-    "split-paper": "5.1",
-    "contractions": "5.2",
-    "split": "5.3",
-    "encode": "6",
-    "fold": "6.1",
-    "marks-case": "6.2",
-    "slots": "6.2",
-    "escape": "6.3",
-    "serialize": "6.4",
-    "pieces": "6.5",
-    "decode-groups": "7.1",
-    "decode-parse": "7.2",
-    "dangling": "7.3",
-    "decode-positions": "7.4",
-    "decode-case": "7.5",
-    "decode-marks": "7.6",
-    "decode-repeat": "7.7",
-    "output-limit": "7.8",
-    "decode": "7.9",
-    "errors": "8.1",
-    "strict": "8.2",
-    "lenient": "8.3",
-    "encode-errors": "8.4",
-    "pretokens": "9.1",
-    "pretokens-joined": "9.2",
-    "pretokens-invariant": "9.3",
-}
+SPEC_MD = Path(__file__).resolve().parents[2] / "spec" / "SPEC.md"
+
+
+def spec_anchors(spec_text: str) -> dict[str, str]:
+    """Anchor -> clause number, from the `<a id="...">` line above each numbered heading.
+
+    Sources cite clauses by the spec's own anchors (stable within a MAJOR, like the numbers);
+    the vectors state the numbers, which the schema requires.
+    """
+    found = re.findall(r'^<a id="([a-z0-9-]+)"></a>\n#{2,3} (\d+(?:\.\d+)?) ', spec_text, re.MULTILINE)
+    return dict(found)
+
+
+CLAUSES: dict[str, str] = spec_anchors(SPEC_MD.read_text(encoding="utf-8"))
 
 DEFAULT_OPTIONS = {"normalize": "nfc", "splitter": "llama3", "split_operators": True,
                    "errors": "strict", "max_output": 2 ** 26}
@@ -60,7 +37,9 @@ def _clauses(spec: list[str] | str) -> list[str]:
     names = [spec] if isinstance(spec, str) else list(spec)
     out: list[str] = []
     for name in names:
-        clause = CLAUSES.get(name, name)  # a literal clause number passes through
+        if name not in CLAUSES:
+            raise ValueError(f"{name!r} is not an anchor of a numbered clause of spec/SPEC.md")
+        clause = CLAUSES[name]
         if clause not in out:
             out.append(clause)
     return out
@@ -117,7 +96,8 @@ class Collector:
         dec_options = {k: v for k, v in options.items() if k == "splitter"}
         self._add({"id": id + "-dec", "description": "decode: " + description, "op": "decode",
                    "input": assemble(stream), "options": dec_options, "expected": target,
-                   "roundtrip": True, "spec": _clauses(["decode", *([spec] if isinstance(spec, str) else spec)])})
+                   "roundtrip": True,
+                   "spec": _clauses(["decode-procedure", *([spec] if isinstance(spec, str) else spec)])})
 
     # -- decode ------------------------------------------------------------------------
     def decode(self, id: str, description: str, stream: str, text: str, *, spec,

@@ -266,7 +266,7 @@ def figure(text: str) -> str:
         raise PluginError(f"the figure's round trip failed for {text!r}")
     label = html.escape(f"{text} encoded by functok {functok.__version__}", quote=True)
     return (f'<figure class="ft-figure" aria-label="{label}"><table class="ft-table">{body}</table>'
-            f'<figcaption>The op stream: {len(stream)} code points for {len(text)}, its private-use code '
+            f'<figcaption>The stream: {len(stream)} code points for {len(text)}, its private-use code '
             f'points written <code>\\uXXXX</code>:<br><code>{html.escape(escape_private_use(stream))}</code>'
             f'</figcaption></figure>')
 

@@ -28,7 +28,7 @@ from .tokenizer import DecodeStream as DecodeStream
 from .tokenizer import Encoding as Encoding
 from .tokenizer import Tokenizer as Tokenizer
 
-SPEC_VERSION = "1.0.0"
+SPEC_VERSION = "1.0.1"
 __version__ = "0.1.0"
 
 __all__ = [

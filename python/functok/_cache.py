@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itertools import islice
 
-CACHE_LIMIT = 1 << 18  # entries per cache: a 20 MB corpus's distinct pieces or units fit
+CACHE_LIMIT = 1 << 18  # entries per cache: a 20 MB corpus's distinct pieces (or groups with their text) fit
 
 
 def remember(cache: dict, key, value) -> None:

@@ -25,8 +25,8 @@ def _fields(packed: str) -> list[list[int]]:
 
 UNICODE_VERSION = "18.0.0"
 
-# The 13 diacritic marks in opcode order (U+E101..U+E10D).
-DIACRITIC_MARKS = "\u0303\u0301\u0300\u0302\u0308\u0304\u0307\u030a\u030b\u030c\u0326\u0327\u0328"
+# The 13 marks (spec 2.3) in opcode order (U+E101..U+E10D).
+MARKS = "\u0303\u0301\u0300\u0302\u0308\u0304\u0307\u030a\u030b\u030c\u0326\u0327\u0328"
 
 # General_Category L*, N*, and the White_Space property: (first, last).
 LETTER_RANGES = _ranges(
@@ -170,7 +170,7 @@ _CASE_RUNS = (
     "1e900:22:1:22 "
 )
 
-# composed:base:marks; each mark is one hex digit, its index in DIACRITIC_MARKS.
+# composed:base:marks; each mark is one hex digit, its index in MARKS.
 _MARK_DECOMPOSITIONS = (
     "c0:41:2 c1:41:1 c2:41:3 c3:41:0 c4:41:4 c5:41:7 c7:43:b c8:45:2 c9:45:1 ca:45:3 cb:45:4 "
     "cc:49:2 cd:49:1 ce:49:3 cf:49:4 d1:4e:0 d2:4f:2 d3:4f:1 d4:4f:3 d5:4f:0 d6:4f:4 d9:55:2 "
@@ -596,7 +596,7 @@ def _mark_decompositions():
         composed, base, marks = entry.split(":")
         yield chr(int(composed, 16)), (
             chr(int(base, 16)),
-            "".join(DIACRITIC_MARKS[int(m, 16)] for m in marks),
+            "".join(MARKS[int(m, 16)] for m in marks),
         )
 
 

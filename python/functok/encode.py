@@ -1,4 +1,4 @@
-"""The encoder (spec section 6): text -> pieces -> groups of instructions + bases -> op stream.
+"""The encoder (spec section 6): text -> pieces -> groups of instructions + bases -> stream.
 
 The hot path is :func:`encode`: normalize, split with one C-level ``findall``, then map every
 piece through a cache whose misses call :func:`encode_piece`. Most pieces of real text repeat,
@@ -161,17 +161,17 @@ _MARK_NAME = {mark: OPCODES[op].name for mark, op in MARK_TO_OPCODE.items()}
 def _marks_and_case(base: str, marks: bool, case: bool) -> tuple[list[Instruction], list[Instruction], str]:
     """Rewrite slots 0..255 of ``base`` (one code point per slot) to their bases.
 
-    Returns the diacritic and CAPITALIZE instructions and the new base. Only the slots that
+    Returns the mark and CAPITALIZE instructions and the new base. Only the slots that
     change are visited: one C-level search finds them.
     """
-    diacritics: list[Instruction] = []
+    mark_instructions: list[Instruction] = []
     capitals: list[Instruction] = []
     chars = None
     for found in _CHANGING.finditer(base, 0, MAX_ARGUMENT + 1):
         slot, char = found.start(), found.group()
         if marks and char in _ucd.DECOMPOSITIONS:
             char, mark_seq = _ucd.DECOMPOSITIONS[char]
-            diacritics.extend(Instruction(_MARK_NAME[m], (slot,)) for m in mark_seq)
+            mark_instructions.extend(Instruction(_MARK_NAME[m], (slot,)) for m in mark_seq)
         if case and char in _ucd.UPPER_TO_LOWER:
             char = _ucd.UPPER_TO_LOWER[char]
             capitals.append(Instruction("CAPITALIZE", (slot,)))
@@ -179,7 +179,7 @@ def _marks_and_case(base: str, marks: bool, case: bool) -> tuple[list[Instructio
             if chars is None:
                 chars = list(base)
             chars[slot] = char
-    return diacritics, capitals, base if chars is None else "".join(chars)
+    return mark_instructions, capitals, base if chars is None else "".join(chars)
 
 
 def _one_of(chars) -> str:
@@ -210,10 +210,10 @@ def analyse_piece(piece: str, features: frozenset[str] = FEATURES) -> _Encoded:
         base = "".join(slots)
     else:
         base, starts, repeats = piece, range(len(piece)), []
-    diacritics, capitals, base = _marks_and_case(base, "marks" in features, "case" in features)
-    # Canonical order (6.4): repeats by start, diacritics by (slot, decomposition order),
+    mark_instructions, capitals, base = _marks_and_case(base, "marks" in features, "case" in features)
+    # Canonical order (6.4): repeats by start, marks by (slot, decomposition order),
     # CAPITALIZE by slot. Each list is built in that order already.
-    instructions = tuple(repeats + diacritics + capitals)
+    instructions = tuple(repeats + mark_instructions + capitals)
     return _Encoded(instructions, _escape(base), tuple(starts))
 
 
@@ -298,12 +298,12 @@ def _normalized(text: str, normalize) -> str:
 
 def encode(text: str, *, normalize: str | None = "nfc", splitter: str = "llama3",
            features: Iterable[str] = FEATURES) -> str:
-    """Encode text to an op stream.
+    """Encode text to a stream (spec 1.1).
 
     >>> encode("Héllo")
     '\\ue102\\ue001\\ue100\\ue000hello'
 
-    ``features`` (ablation studies only) switches off case, marks or repeat folding; the
+    ``features`` (ablation studies only) switches off case, marks or folding (6.1: the "repeat" feature); the
     result still decodes exactly but is not the canonical stream.
     """
     features = _check_options(normalize, features)

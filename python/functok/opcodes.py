@@ -22,8 +22,9 @@ CAPITALIZE = 0xE100
 REPEAT = 0xE200
 MULTIREPEAT = 0xE201
 
-# The 13 diacritics in opcode order: (name, combining mark). Opcode = 0xE101 + index.
-DIACRITICS: tuple[tuple[str, str], ...] = (
+# The 13 marks (spec 2.3) in opcode order: (name of the mark instruction, combining mark).
+# Opcode = FIRST_MARK + index.
+MARKS: tuple[tuple[str, str], ...] = (
     ("TILDE", "\u0303"),
     ("ACUTE", "\u0301"),
     ("GRAVE", "\u0300"),
@@ -38,8 +39,8 @@ DIACRITICS: tuple[tuple[str, str], ...] = (
     ("CEDILLA", "\u0327"),
     ("OGONEK", "\u0328"),
 )
-FIRST_DIACRITIC = 0xE101
-MARK_TO_OPCODE: dict[str, int] = {mark: FIRST_DIACRITIC + i for i, (_, mark) in enumerate(DIACRITICS)}
+FIRST_MARK = 0xE101
+MARK_TO_OPCODE: dict[str, int] = {mark: FIRST_MARK + i for i, (_, mark) in enumerate(MARKS)}
 OPCODE_TO_MARK: dict[int, str] = {op: mark for mark, op in MARK_TO_OPCODE.items()}
 
 
@@ -52,7 +53,7 @@ class OpcodeInfo(NamedTuple):
 # 0xE100..0xEFFE is reserved or unassigned (an unknown opcode to a v1 decoder).
 OPCODES: dict[int, OpcodeInfo] = {
     CAPITALIZE: OpcodeInfo("CAPITALIZE", 1),
-    **{FIRST_DIACRITIC + i: OpcodeInfo(name, 1) for i, (name, _) in enumerate(DIACRITICS)},
+    **{FIRST_MARK + i: OpcodeInfo(name, 1) for i, (name, _) in enumerate(MARKS)},
     REPEAT: OpcodeInfo("REPEAT", 2),
     MULTIREPEAT: OpcodeInfo("MULTIREPEAT", 3),
 }

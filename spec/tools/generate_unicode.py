@@ -75,18 +75,18 @@ def name(cp: int) -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# Diacritic marks: the 13, in opcode order, from spec/opcodes.json.
+# The 13 marks (spec 2.3), in opcode order, from spec/opcodes.json.
 
 
-def diacritic_marks(opcodes_path: Path = OPCODES_JSON) -> list[int]:
+def the_13_marks(opcodes_path: Path = OPCODES_JSON) -> list[int]:
     table = json.loads(opcodes_path.read_text(encoding="utf-8"))
     marks = [
         int(op["mark"].removeprefix("U+"), 16)
         for op in table["opcodes"]
-        if op.get("family") == "diacritic"
+        if op.get("family") == "mark"
     ]
     if len(marks) != 13 or len(set(marks)) != 13:
-        raise SystemExit(f"expected 13 distinct diacritic marks in {opcodes_path}, got {marks}")
+        raise SystemExit(f"expected 13 distinct marks in {opcodes_path}, got {marks}")
     return marks
 
 
@@ -342,7 +342,7 @@ def decompositions_txt(decomps) -> str:
         f"{u(cp)} ; {u(base)} ; {' '.join(map(u, ms))} # {name(cp)}" for cp, base, ms in decomps
     ]
     return table(
-        f"""Decompositions over the 13 diacritic marks ({len(decomps)}): composed ; base ; marks.
+        f"""Decompositions over the 13 marks ({len(decomps)}): composed ; base ; marks.
 Every character whose full canonical decomposition is one base code point followed only by
 marks among U+0303 U+0301 U+0300 U+0302 U+0308 U+0304 U+0307 U+030A U+030B U+030C U+0326
 U+0327 U+0328 (at least one), and which NFC of base + marks gives back. Marks are listed in
@@ -489,8 +489,8 @@ def _fields(packed: str) -> list[list[int]]:
 
 UNICODE_VERSION = "{UNICODE_VERSION}"
 
-# The 13 diacritic marks in opcode order (U+E101..U+E10D).
-DIACRITIC_MARKS = "{marks_literal}"
+# The 13 marks (spec 2.3) in opcode order (U+E101..U+E10D).
+MARKS = "{marks_literal}"
 
 # General_Category L*, N*, and the White_Space property: (first, last).
 LETTER_RANGES = _ranges{packed_ranges(classes["L"])}
@@ -501,7 +501,7 @@ WHITE_SPACE_RANGES = _ranges{packed_ranges(classes["White_Space"])}
 # upper = first_upper + k * stride and lower = upper + delta, for 0 <= k < count.
 _CASE_RUNS = {packed_literal(run_entries)}
 
-# composed:base:marks; each mark is one hex digit, its index in DIACRITIC_MARKS.
+# composed:base:marks; each mark is one hex digit, its index in MARKS.
 _MARK_DECOMPOSITIONS = {packed_literal(decomp_entries)}
 
 # Canonical decomposition mappings, one level: char:part[:part] (Hangul excluded).
@@ -534,7 +534,7 @@ def _mark_decompositions():
         composed, base, marks = entry.split(":")
         yield chr(int(composed, 16)), (
             chr(int(base, 16)),
-            "".join(DIACRITIC_MARKS[int(m, 16)] for m in marks),
+            "".join(MARKS[int(m, 16)] for m in marks),
         )
 
 
@@ -550,7 +550,7 @@ del _case_pairs, _mark_decompositions
 
 
 def generate() -> dict[Path, str]:
-    marks = diacritic_marks()
+    marks = the_13_marks()
     classes = splitter_classes()
     pairs = case_pairs()
     mappings = canonical_mappings()

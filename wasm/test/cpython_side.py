@@ -7,7 +7,7 @@ is the interpreter (CPython 3.11 with Unicode 14 here, Pyodide's 3.14 with Unico
 Tasks:
   runtime          the interpreter's own Unicode data, to show that the two sides differ
   calls            answers of functok_bridge.call for a list of {op, args}
-  digests          SHA-256 per document of the op stream, the pieces and the token ids
+  digests          SHA-256 per document of the stream, the pieces and the token ids
   errors           strict error (kind, offset) and lenient output for each stream
   train_tokenizer  trains a small functok.Tokenizer and answers the JSON that save() writes
   bench            seconds to encode a text, best of a few runs, with cold and warm caches

@@ -1,5 +1,5 @@
 // Cross-runtime determinism: the same corpus encoded by CPython and by Pyodide gives the same
-// op streams, pieces and token ids, compared as SHA-256 digests per document.  CPython runs in
+// streams, pieces and token ids, compared as SHA-256 digests per document.  CPython runs in
 // a subprocess in the same run (wasm/test/cpython_side.py); nothing is a recorded value.
 
 import assert from "node:assert/strict";
@@ -57,7 +57,7 @@ describe("CPython and Pyodide give identical answers", () => {
     assert.notDeepEqual(ours[1], reference.probes);
   });
 
-  test("op streams and pieces", () => {
+  test("streams and pieces", () => {
     const reference = cpython({ task: "digests", documents });
     const ours = pyodideDigests(functok, documents, null);
     assert.deepEqual(differences(reference.documents, ours), []);

@@ -3,8 +3,8 @@
 AREA = "case"
 TITLE = "CAPITALIZE and the case-pair table"
 
-ENC = ["encode", "marks-case", "casepairs"]
-DEC = ["decode", "decode-case", "casepairs"]
+ENC = ["encode", "encode-marks-case", "chardata-case"]
+DEC = ["decode-procedure", "decode-case", "chardata-case"]
 
 
 def declare(v):
@@ -13,23 +13,23 @@ def declare(v):
     v.encode("case-upper-02", "lowercase word has no group", "hello", '"hello"', spec=ENC)
     v.encode("case-upper-03", "all-caps word: one CAPITALIZE per slot", "HELLO",
              'CAPITALIZE(0) CAPITALIZE(1) CAPITALIZE(2) CAPITALIZE(3) CAPITALIZE(4) "hello"',
-             spec=ENC + ["serialize"])
+             spec=ENC + ["encode-serialize"])
     v.encode("case-upper-04", "capital inside a word", "hEllo", 'CAPITALIZE(1) "hello"', spec=ENC)
     v.encode("case-upper-05", "two capitals in one word", "McDonald",
              'CAPITALIZE(0) CAPITALIZE(2) "mcdonald"', spec=ENC)
     v.encode("case-upper-06", "leading space is slot 0 of the piece", " World",
-             'CAPITALIZE(1) " world"', spec=ENC + ["split"])
+             'CAPITALIZE(1) " world"', spec=ENC + ["split-semantics"])
     v.encode("case-upper-07", "each piece has its own group", "Hello World",
-             'CAPITALIZE(0) "hello" CAPITALIZE(1) " world"', spec=ENC + ["split"])
+             'CAPITALIZE(0) "hello" CAPITALIZE(1) " world"', spec=ENC + ["split-semantics"])
     v.encode("case-upper-08", "plain piece after a group carries no group", "Hello world",
-             'CAPITALIZE(0) "hello" " world"', spec=ENC + ["split"])
+             'CAPITALIZE(0) "hello" " world"', spec=ENC + ["split-semantics"])
     v.encode("case-upper-09", "punctuation prefix is slot 0 of the piece", "(Foo)",
-             'CAPITALIZE(1) "(foo" ")"', spec=ENC + ["split"])
+             'CAPITALIZE(1) "(foo" ")"', spec=ENC + ["split-semantics"])
     v.encode("case-upper-10", "last letter capital", "abC", 'CAPITALIZE(2) "abc"', spec=ENC)
     v.encode("case-upper-11", "camelCase identifier", "camelCaseName",
              'CAPITALIZE(5) CAPITALIZE(9) "camelcasename"', spec=ENC)
     v.encode("case-upper-12", "capital letters in separate pieces", "A B",
-             'CAPITALIZE(0) "a" CAPITALIZE(1) " b"', spec=ENC + ["split"])
+             'CAPITALIZE(0) "a" CAPITALIZE(1) " b"', spec=ENC + ["split-semantics"])
 
     # Other scripts with bijective pairs.
     v.encode("case-script-01", "Cyrillic capital", "\u041f\u0440\u0438\u0432\u0435\u0442",
@@ -39,13 +39,13 @@ def declare(v):
     v.encode("case-script-03", "Greek capital sigma pairs with medial sigma", "\u03a3",
              'CAPITALIZE(0) "\u03c3"', spec=ENC)
     v.encode("case-script-04", "Greek word with tonos and a capital", "\u03a9\u03bc\u03ad\u03b3\u03b1",
-             'ACUTE(2) CAPITALIZE(0) "\u03c9\u03bc\u03b5\u03b3\u03b1"', spec=ENC + ["decompositions"])
+             'ACUTE(2) CAPITALIZE(0) "\u03c9\u03bc\u03b5\u03b3\u03b1"', spec=ENC + ["chardata-decomp"])
     v.encode("case-script-05", "Deseret capital outside the BMP", "\U00010400",
              'CAPITALIZE(0) "\U00010428"', spec=ENC)
     v.encode("case-script-06", "Armenian capital", "\u0532\u0561\u0580\u0565\u0582",
              'CAPITALIZE(0) "\u0562\u0561\u0580\u0565\u0582"', spec=ENC)
     v.encode("case-script-07", "Latin capital with stroke has a pair", "\u0141\u00f3d\u017a",
-             'ACUTE(1) ACUTE(3) CAPITALIZE(0) "\u0142odz"', spec=ENC + ["decompositions", "serialize"])
+             'ACUTE(1) ACUTE(3) CAPITALIZE(0) "\u0142odz"', spec=ENC + ["chardata-decomp", "encode-serialize"])
     v.encode("case-script-08", "capital eth pairs with eth", "\u00d0",
              'CAPITALIZE(0) "\u00f0"', spec=ENC)
     v.encode("case-script-09", "DZ with caron digraph pairs with dz", "\u01c4",
@@ -67,7 +67,7 @@ def declare(v):
              'CAPITALIZE(0) "\u1fb3"', spec=ENC)
     v.encode("case-nopair-19", "theta symbol has no pair", "\u03d1", '"\u03d1"', spec=ENC)
     v.encode("case-nopair-20", "prosgegrammeni U+1FBE is iota after NFC", "\u1fbe", '"\u03b9"',
-             decoded="\u03b9", spec=ENC + ["nfc"])
+             decoded="\u03b9", spec=ENC + ["normalize-nfc"])
 
     # Characters without a bijective simple pair stay literal.
     v.encode("case-nopair-01", "titlecase Dz digraph stays literal", "\u01c5", '"\u01c5"', spec=ENC)
@@ -85,21 +85,21 @@ def declare(v):
     v.encode("case-nopair-12", "final sigma stays literal", "\u03c2", '"\u03c2"', spec=ENC)
     v.encode("case-nopair-13", "micro sign stays literal", "\u00b5", '"\u00b5"', spec=ENC)
     v.encode("case-nopair-14", "Kelvin sign stays literal without NFC", "\u212a", '"\u212a"',
-             spec=ENC + ["nfc"], options={"normalize": None})
+             spec=ENC + ["normalize-nfc"], options={"normalize": None})
     v.encode("case-nopair-15", "ohm sign stays literal without NFC", "\u2126", '"\u2126"',
-             spec=ENC + ["nfc"], options={"normalize": None})
+             spec=ENC + ["normalize-nfc"], options={"normalize": None})
     v.encode("case-nopair-16", "CJK ideographs have no case", "\u6f22\u5b57", '"\u6f22\u5b57"', spec=ENC)
     v.encode("case-nopair-17", "Greek word with final sigma", "\u039b\u03cc\u03b3\u03bf\u03c2",
-             'ACUTE(1) CAPITALIZE(0) "\u03bb\u03bf\u03b3\u03bf\u03c2"', spec=ENC + ["decompositions"])
-    v.encode("case-nopair-18", "digits and punctuation have no case", "1,2", '"1" "," "2"', spec=ENC + ["split"])
+             'ACUTE(1) CAPITALIZE(0) "\u03bb\u03bf\u03b3\u03bf\u03c2"', spec=ENC + ["chardata-decomp"])
+    v.encode("case-nopair-18", "digits and punctuation have no case", "1,2", '"1" "," "2"', spec=ENC + ["split-semantics"])
 
-    # U+0130: the dot is a diacritic, the I takes CAPITALIZE.
+    # U+0130: the dot is a mark (DOT_ABOVE), the I takes CAPITALIZE.
     v.encode("case-0130-01", "capital I with dot above", "\u0130",
-             'DOT_ABOVE(0) CAPITALIZE(0) "i"', spec=ENC + ["decompositions"])
+             'DOT_ABOVE(0) CAPITALIZE(0) "i"', spec=ENC + ["chardata-decomp"])
     v.encode("case-0130-02", "Istanbul with dotted capital I", "\u0130stanbul",
-             'DOT_ABOVE(0) CAPITALIZE(0) "istanbul"', spec=ENC + ["decompositions"])
+             'DOT_ABOVE(0) CAPITALIZE(0) "istanbul"', spec=ENC + ["chardata-decomp"])
     v.encode("case-0130-03", "dotted capital I inside a word", "D\u0130K",
-             'DOT_ABOVE(1) CAPITALIZE(0) CAPITALIZE(1) CAPITALIZE(2) "dik"', spec=ENC + ["serialize"])
+             'DOT_ABOVE(1) CAPITALIZE(0) CAPITALIZE(1) CAPITALIZE(2) "dik"', spec=ENC + ["encode-serialize"])
 
     # Decoding: CAPITALIZE leaves a slot without a lower-member pair unchanged.
     v.decode("case-dec-01", "CAPITALIZE on a comma leaves it unchanged", 'CAPITALIZE(0) ","', ",",
@@ -129,7 +129,7 @@ def declare(v):
              'CAPITALIZE(0) CAPITALIZE(4) "new york"', "New York", spec=DEC + ["decode-groups"],
              roundtrip=False)
     v.decode("case-dec-13", "CAPITALIZE in a non-canonical position in the group",
-             'CAPITALIZE(0) REPEAT(0,3) "a"', "AAA", spec=DEC + ["decode-repeat"], roundtrip=False)
+             'CAPITALIZE(0) REPEAT(0,3) "a"', "AAA", spec=DEC + ["decode-repeats"], roundtrip=False)
     v.decode("case-dec-14", "case applies before marks", 'CAPITALIZE(0) ACUTE(0) "e"', "\u00c9",
              spec=DEC + ["decode-marks"], roundtrip=False)
     v.decode("case-dec-15", "CAPITALIZE outside the BMP", 'CAPITALIZE(0) "\U00010428x"', "\U00010400x",
@@ -137,7 +137,7 @@ def declare(v):
     v.decode("case-dec-16", "text before the first group is literal", '"abc" CAPITALIZE(0) "d"', "abcD",
              spec=DEC + ["decode-groups"], roundtrip=False)
     v.decode("case-dec-17", "CAPITALIZE on an escaped private-use slot",
-             'CAPITALIZE(0) ESCAPE "\ue000"', "\ue000", spec=DEC + ["escape"], roundtrip=False)
+             'CAPITALIZE(0) ESCAPE "\ue000"', "\ue000", spec=DEC + ["encode-escape"], roundtrip=False)
     v.decode("case-dec-18", "CAPITALIZE on long s is a no-op", 'CAPITALIZE(0) "\u017f"', "\u017f",
              spec=DEC, roundtrip=False)
     v.decode("case-dec-19", "CAPITALIZE gives a titlecase Greek letter (U+1F88)",

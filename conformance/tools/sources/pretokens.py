@@ -3,7 +3,7 @@
 AREA = "pretokens"
 TITLE = "Pre-tokens and split_operators"
 
-SPEC = ["pretokens", "pretokens-invariant"]
+SPEC = ["pretokens-split", "pretokens-invariant"]
 SPEC_J = ["pretokens-joined", "pretokens-invariant"]
 JOINED = {"split_operators": False}
 
@@ -22,37 +22,37 @@ def declare(v):
       options=JOINED, spec=SPEC_J)
     p("pre-07", "empty input has no pre-tokens", "", [], spec=SPEC)
     p("pre-08", "empty input, joined", "", [], options=JOINED, spec=SPEC_J)
-    p("pre-09", "escaped base is one pre-token", "\ue000", ['ESCAPE "\ue000"'], spec=SPEC + ["escape"])
-    p("pre-10", "REPEAT with its two arguments", "######", ['REPEAT(0,6)', '"#"'], spec=SPEC + ["fold"])
+    p("pre-09", "escaped base is one pre-token", "\ue000", ['ESCAPE "\ue000"'], spec=SPEC + ["encode-escape"])
+    p("pre-10", "REPEAT with its two arguments", "######", ['REPEAT(0,6)', '"#"'], spec=SPEC + ["encode-fold"])
     p("pre-11", "MULTIREPEAT with its three arguments", "abcabcabc",
-      ['MULTIREPEAT(0,3,3)', '"abc"'], spec=SPEC + ["fold"])
+      ['MULTIREPEAT(0,3,3)', '"abc"'], spec=SPEC + ["encode-fold"])
     p("pre-12", "joined MULTIREPEAT", "abcabcabc", ['MULTIREPEAT(0,3,3) "abc"'], options=JOINED,
-      spec=SPEC_J + ["fold"])
+      spec=SPEC_J + ["encode-fold"])
     p("pre-13", "pieces of a number: llama3", "1000000",
-      ['"100"', 'REPEAT(0,3)', '"0"', '"0"'], spec=SPEC + ["split-llama3"])
+      ['"100"', 'REPEAT(0,3)', '"0"', '"0"'], spec=SPEC + ["split-patterns"])
     p("pre-14", "paper splitter: one pre-token per digit", "1000000",
       ['"1"', '"0"', '"0"', '"0"', '"0"', '"0"', '"0"'], options={"splitter": "paper"},
-      spec=SPEC + ["split-paper"])
+      spec=SPEC + ["split-patterns"])
     p("pre-15", "four instructions in canonical order", "\u00c9COLE",
       ['ACUTE(0)', 'CAPITALIZE(0)', 'CAPITALIZE(1)', 'CAPITALIZE(2)', 'CAPITALIZE(3)',
-       'CAPITALIZE(4)', '"ecole"'], spec=SPEC + ["serialize"])
+       'CAPITALIZE(4)', '"ecole"'], spec=SPEC + ["encode-serialize"])
     p("pre-16", "joined, four instructions", "\u00c9COLE",
       ['ACUTE(0) CAPITALIZE(0) CAPITALIZE(1) CAPITALIZE(2) CAPITALIZE(3) CAPITALIZE(4) "ecole"'],
-      options=JOINED, spec=SPEC_J + ["serialize"])
-    p("pre-17", "NFC applies before pre-tokens", "e\u0301", ['ACUTE(0)', '"e"'], spec=SPEC + ["nfc"])
+      options=JOINED, spec=SPEC_J + ["encode-serialize"])
+    p("pre-17", "NFC applies before pre-tokens", "e\u0301", ['ACUTE(0)', '"e"'], spec=SPEC + ["normalize-nfc"])
     p("pre-18", "without NFC the mark is its own pre-token", "e\u0301", ['"e"', '"\u0301"'],
-      options={"normalize": None}, spec=SPEC + ["nfc"])
-    p("pre-19", "spaces then a word", "    x", ['REPEAT(0,3)', '" "', '" x"'], spec=SPEC + ["fold"])
-    p("pre-25", "two spaces then a word: no fold", "   x", ['"  "', '" x"'], spec=SPEC + ["fold"])
+      options={"normalize": None}, spec=SPEC + ["normalize-nfc"])
+    p("pre-19", "spaces then a word", "    x", ['REPEAT(0,3)', '" "', '" x"'], spec=SPEC + ["encode-fold"])
+    p("pre-25", "two spaces then a word: no fold", "   x", ['"  "', '" x"'], spec=SPEC + ["encode-fold"])
     p("pre-20", "escape inside a base with a group", "\ue000A",
-      ['CAPITALIZE(1)', 'ESCAPE "\ue000" "a"'], spec=SPEC + ["escape"])
+      ['CAPITALIZE(1)', 'ESCAPE "\ue000" "a"'], spec=SPEC + ["encode-escape"])
     p("pre-21", "joined, escape inside a base", "\ue000A", ['CAPITALIZE(1) ESCAPE "\ue000" "a"'],
-      options=JOINED, spec=SPEC_J + ["escape"])
+      options=JOINED, spec=SPEC_J + ["encode-escape"])
     p("pre-22", "three pieces, middle one plain", "Hi there Bob",
       ['CAPITALIZE(0)', '"hi"', '" there"', 'CAPITALIZE(1)', '" bob"'], spec=SPEC)
     p("pre-23", "capital at code point 256 is slot 2", "a" * 256 + "B",
-      ['REPEAT(0,255)', 'CAPITALIZE(2)', '"aab"'], spec=SPEC + ["slots"])
+      ['REPEAT(0,255)', 'CAPITALIZE(2)', '"aab"'], spec=SPEC + ["terms-definitions"])
     word = ("abcdefghijklmnopqrstuvwxyz" * 10)[:256]
     p("pre-26", "capital at slot 256 gives no instruction", word + "B",
-      [f'"{word}B"'], spec=SPEC + ["slots"])
-    p("pre-24", "newline run pre-tokens", "x\n\n\n", ['"x"', 'REPEAT(0,3)', '"\\n"'], spec=SPEC + ["fold"])
+      [f'"{word}B"'], spec=SPEC + ["encode-marks-case"])
+    p("pre-24", "newline run pre-tokens", "x\n\n\n", ['"x"', 'REPEAT(0,3)', '"\\n"'], spec=SPEC + ["encode-fold"])

@@ -3,9 +3,9 @@
 AREA = "split"
 TITLE = "Splitters: llama3 and paper"
 
-SPL = ["split", "split-llama3"]
+SPL = ["split-semantics", "split-patterns"]
 PAPER = {"splitter": "paper"}
-SPP = ["split", "split-paper"]
+SPP = ["split-semantics", "split-patterns"]
 
 
 def declare(v):
@@ -35,7 +35,7 @@ def declare(v):
     s("split-22", "Arabic-Indic digits in groups of three", "\u0661\u0662\u0663\u0664",
       ["\u0661\u0662\u0663", "\u0664"], spec=SPL)
     s("split-23", "combining mark is not a letter", "e\u0301", ["e", "\u0301"], spec=SPL)
-    s("split-24", "U+001C is not whitespace", "x\u001cy", ["x", "\u001cy"], spec=SPL + ["chardata"])
+    s("split-24", "U+001C is not whitespace", "x\u001cy", ["x", "\u001cy"], spec=SPL + ["chardata-classes"])
     s("split-25", "emoji run is one piece", "\U0001f44d\U0001f44d", ["\U0001f44d\U0001f44d"], spec=SPL)
     s("split-26", "space before punctuation joins it", "a ,b", ["a", " ,", "b"], spec=SPL)
     s("split-27", "prefix punctuation joins a word", "(Foo)", ["(Foo", ")"], spec=SPL)
@@ -53,9 +53,9 @@ def declare(v):
     s("split-38", "newline then spaces then word", "a\n  b", ["a", "\n", " ", " b"], spec=SPL)
 
     s("split-39", "no-break spaces before a word", "\u00a0\u00a0x", ["\u00a0", "\u00a0x"], spec=SPL)
-    s("split-40", "ideographic space prefixes a word", "\u3000x", ["\u3000x"], spec=SPL + ["chardata"])
+    s("split-40", "ideographic space prefixes a word", "\u3000x", ["\u3000x"], spec=SPL + ["chardata-classes"])
     s("split-41", "line separator is whitespace, not a newline", "a\u2028b", ["a", "\u2028b"],
-      spec=SPL + ["chardata"])
+      spec=SPL + ["chardata-classes"])
     s("split-42", "two CRLFs are one piece", "x\r\n\r\ny", ["x", "\r\n\r\n", "y"], spec=SPL)
     s("split-43", "spaces, newline, spaces, word", "  \n  x", ["  \n", " ", " x"], spec=SPL)
     s("split-44", "currency sign is punctuation, digits follow", "$100", ["$", "100"], spec=SPL)
@@ -64,11 +64,11 @@ def declare(v):
       spec=SPL)
     s("split-47", "percent after digits", "100%", ["100", "%"], spec=SPL)
     s("split-48", "right quote contraction is not split off", "don\u2019t", ["don", "\u2019t"], spec=SPL)
-    s("split-49", "contraction at the start of the text", "'s", ["'s"], spec=SPL + ["contractions"])
-    s("split-50", "apostrophe-ll before more letters", "we'llx", ["we", "'ll", "x"], spec=SPL + ["contractions"])
-    s("split-51", "apostrophe-L-l is a contraction", "I'Ll", ["I", "'Ll"], spec=SPL + ["contractions"])
+    s("split-49", "contraction at the start of the text", "'s", ["'s"], spec=SPL + ["split-contractions"])
+    s("split-50", "apostrophe-ll before more letters", "we'llx", ["we", "'ll", "x"], spec=SPL + ["split-contractions"])
+    s("split-51", "apostrophe-L-l is a contraction", "I'Ll", ["I", "'Ll"], spec=SPL + ["split-contractions"])
     s("split-52", "Kelvin sign does not match the contraction", "x'\u212a", ["x", "'\u212a"],
-      spec=SPL + ["contractions"])
+      spec=SPL + ["split-contractions"])
     s("split-53", "space then punctuation then newline", "a !\n", ["a", " !\n"], spec=SPL)
     s("split-54", "two spaces then punctuation", "a  !", ["a", " ", " !"], spec=SPL)
     s("split-55", "trailing newline run after spaces", "a \n\n", ["a", " \n\n"], spec=SPL)
@@ -78,10 +78,10 @@ def declare(v):
     s("split-59", "a space and a mark form one punctuation piece", " \u0301x", [" \u0301", "x"], spec=SPL)
     s("split-60", "digits run of seven", "1234567", ["123", "456", "7"], spec=SPL)
     s("split-61", "vertical tab and form feed are whitespace", "a\u000b\u000cb", ["a", "\u000b", "\u000cb"],
-      spec=SPL + ["chardata"])
+      spec=SPL + ["chardata-classes"])
     s("split-62", "next line U+0085 is whitespace, not CR/LF", "a\u0085\u0085b", ["a", "\u0085", "\u0085b"],
-      spec=SPL + ["chardata"])
-    s("split-63", "U+001F is not whitespace", "a\u001f b", ["a", "\u001f", " b"], spec=SPL + ["chardata"])
+      spec=SPL + ["chardata-classes"])
+    s("split-63", "U+001F is not whitespace", "a\u001f b", ["a", "\u001f", " b"], spec=SPL + ["chardata-classes"])
 
     # paper: single digits.
     s("split-paper-01", "paper splits digits one by one", "12345", ["1", "2", "3", "4", "5"],
@@ -100,23 +100,23 @@ def declare(v):
       options=PAPER, spec=SPP)
 
     # The splitter changes what folds.
-    ENC = ["encode", "split", "fold"]
+    ENC = ["encode", "split-semantics", "encode-fold"]
     v.encode("split-enc-01", "llama3: a million has a run of three zeros", "1000000",
-             '"100" REPEAT(0,3) "0" "0"', spec=ENC + ["split-llama3"])
+             '"100" REPEAT(0,3) "0" "0"', spec=ENC + ["split-patterns"])
     v.encode("split-enc-02", "paper: single digits never fold", "1000000",
-             '"1000000"', options=PAPER, spec=ENC + ["split-paper"])
+             '"1000000"', options=PAPER, spec=ENC + ["split-patterns"])
     v.encode("split-enc-03", "llama3: five zeros are 3 + 2", "00000",
-             'REPEAT(0,3) "0" "00"', spec=ENC + ["split-llama3"])
+             'REPEAT(0,3) "0" "00"', spec=ENC + ["split-patterns"])
     v.encode("split-enc-04", "llama3: letter run and digit run", "aaa111",
-             'REPEAT(0,3) "a" REPEAT(0,3) "1"', spec=ENC + ["split-llama3"])
+             'REPEAT(0,3) "a" REPEAT(0,3) "1"', spec=ENC + ["split-patterns"])
     v.encode("split-enc-05", "paper: digits after a letter run stay literal", "aaa111",
-             'REPEAT(0,3) "a111"', options=PAPER, spec=ENC + ["split-paper"])
+             'REPEAT(0,3) "a111"', options=PAPER, spec=ENC + ["split-patterns"])
     v.encode("split-enc-06", "paper: letters fold as in llama3", "Hmmm",
-             'REPEAT(1,3) CAPITALIZE(0) "hm"', options=PAPER, spec=ENC + ["split-paper"])
-    v.encode("split-enc-07", "llama3: 999 folds", "999", 'REPEAT(0,3) "9"', spec=ENC + ["split-llama3"])
+             'REPEAT(1,3) CAPITALIZE(0) "hm"', options=PAPER, spec=ENC + ["split-patterns"])
+    v.encode("split-enc-07", "llama3: 999 folds", "999", 'REPEAT(0,3) "9"', spec=ENC + ["split-patterns"])
     v.encode("split-enc-08", "paper: 999 stays literal", "999", '"999"', options=PAPER,
-             spec=ENC + ["split-paper"])
+             spec=ENC + ["split-patterns"])
     v.encode("split-enc-09", "contraction piece gets its own group", "DON'T",
-             'CAPITALIZE(0) CAPITALIZE(1) CAPITALIZE(2) "don" CAPITALIZE(1) "\'t"', spec=ENC + ["split-llama3"])
+             'CAPITALIZE(0) CAPITALIZE(1) CAPITALIZE(2) "don" CAPITALIZE(1) "\'t"', spec=ENC + ["split-patterns"])
     v.encode("split-enc-10", "U+001C prefixes the next word", "x\u001cY",
-             '"x" CAPITALIZE(1) "\u001cy"', spec=ENC + ["chardata"])
+             '"x" CAPITALIZE(1) "\u001cy"', spec=ENC + ["chardata-classes"])
