@@ -152,7 +152,16 @@ class Decoder {
     }
     // 7.7: descending start, ties in stream order (a stable sort)
     const order = repeats.map((r, k) => [r.args[0], k]).sort((x, y) => y[0] - x[0] || x[1] - y[1]);
+    // The list is units[0:frontier] (unchanged slots) followed by tail segments, each one copy
+    // of some slots repeated `count` times. Repeats come by descending start, so canonical ones
+    // only ever touch the unchanged part; a range reaching into the tail materializes it.
     let list = units, lens = sizes;
+    let frontier = n, tail = [], tailLength = 0;
+    let prefix = null; // prefix[k] = code points of list[0:k]
+    const prefixSums = () => {
+      prefix = new Float64Array(frontier + 1);
+      for (let k = 0; k < frontier; k++) prefix[k + 1] = prefix[k] + lens[k];
+    };
     for (const [, k] of order) {
       const r = repeats[k];
       let start, end, count;
@@ -160,20 +169,27 @@ class Decoder {
       else { [start, end, count] = r.args; }
       if (count === 0) { this.error('bad-count', r.offset, 'count 0'); continue; }
       if (r.op === MULTIREPEAT && end <= start) { this.error('bad-range', r.offset, `end ${end} <= start ${start}`); continue; }
-      if (end - 1 >= list.length) { this.error('position-out-of-range', r.offset, `slot ${end - 1} of ${list.length}`); continue; }
-      let unit = 0;
-      for (let m = start; m < end; m++) unit += lens[m];
-      const grow = (count - 1) * unit;
+      const length = frontier + tailLength;
+      if (end - 1 >= length) { this.error('position-out-of-range', r.offset, `slot ${end - 1} of ${length}`); continue; }
+      if (end > frontier) { // materialize the tail into single slots (non-canonical streams only)
+        list = list.slice(0, frontier); lens = lens.slice(0, frontier);
+        for (const seg of tail) {
+          for (let c = 0; c < seg.count; c++) { for (const u of seg.units) list.push(u); for (const l of seg.lens) lens.push(l); }
+        }
+        frontier = list.length; tail = []; tailLength = 0; prefix = null;
+      }
+      if (prefix === null) prefixSums();
+      const grow = (count - 1) * (prefix[end] - prefix[start]);
       if (before + size + grow > this.maxOutput) { this.error('output-too-large', r.offset, `more than ${this.maxOutput} code points`); continue; }
-      const head = list.slice(0, start), mid = list.slice(start, end), tail = list.slice(end);
-      const lhead = lens.slice(0, start), lmid = lens.slice(start, end), ltail = lens.slice(end);
-      list = head; lens = lhead;
-      for (let c = 0; c < count; c++) { for (const u of mid) list.push(u); for (const l of lmid) lens.push(l); }
-      for (const u of tail) list.push(u);
-      for (const l of ltail) lens.push(l);
+      const segs = [{ units: list.slice(start, end), lens: lens.slice(start, end), count }];
+      if (end < frontier) segs.push({ units: list.slice(end, frontier), lens: lens.slice(end, frontier), count: 1 });
+      tail = segs.concat(tail);
+      tailLength += count * (end - start) + (frontier - end) ;
+      frontier = start;
       size += grow;
     }
-    for (const u of list) out.push(u);
+    out.push(frontier === list.length ? list.join('') : list.slice(0, frontier).join(''));
+    for (const seg of tail) out.push(seg.count === 1 ? seg.units.join('') : seg.units.join('').repeat(seg.count));
     return size;
   }
 }

@@ -70,11 +70,12 @@ export function analyse(p, doCase, doMarks, doRepeat, detail) {
       }
       // 2. units of 2..8 code points, shortest first
       let folded = false;
-      for (let L = 2; L <= 8 && i + L <= n; L++) {
+      // (a unit whose MULTIREPEAT could not fit, s + L > 255, is not even counted: same output)
+      const s = slots.length;
+      for (let L = 2; L <= 8 && i + L <= n && s + L <= MAX_ARG; L++) {
         let k = 1;
         while (k < MAX_ARG && i + (k + 1) * L <= n && sameRun(p, i, i + k * L, L)) k++;
-        const s = slots.length;
-        if (k >= 3 && s + L <= MAX_ARG) {
+        if (k >= 3) {
           repeats.push(MULTIREPEAT, s, s + L, k);
           for (let m = 0; m < L; m++) { slots.push(p[i + m]); if (detail) starts.push(i + m); }
           i += L * k;
