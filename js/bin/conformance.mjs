@@ -3,7 +3,7 @@
 // object per line. Run: functok conformance --command "node js/bin/conformance.mjs"
 import { createInterface } from 'node:readline';
 import * as functok from '../src/index.mjs';
-import { Vocabulary } from '../src/segment.mjs';
+
 
 const PROTOCOL_VERSION = '1.0.0';
 
@@ -29,7 +29,7 @@ function run(v) {
         base: p.base, encoded: p.encoded, slot_starts: p.slotStarts,
       }));
     case 'segment': {
-      const vocab = new Vocabulary({
+      const vocab = new functok.Vocabulary({
         tokens: o.tokens ?? [], merges: o.merges ?? [], specialTokens: o.special_tokens ?? [],
         byteFallback: o.byte_fallback ?? false,
       });

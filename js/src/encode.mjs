@@ -209,6 +209,29 @@ function normalized(text, normalize) {
 
 // --- The public entry points ----------------------------------------------------------------------
 
+/**
+ * Whether the piece s[a:b] is ASCII and encodes to itself: no capital letter (the only ASCII
+ * code points with a case pair or a decomposition), and no unit of 1..8 code points three times
+ * in a row (without one, folding emits nothing). A false answer only means "take the full path".
+ */
+function plainAscii(s, a, b) {
+  for (let i = a; i < b; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80 || (c >= 0x41 && c <= 0x5a)) return false;
+    for (let L = 1; L <= 8 && i + 3 * L <= b; L++) {
+      if (s.charCodeAt(i + L) === c && s.charCodeAt(i + 2 * L) === c) {
+        let same = true;
+        for (let m = 1; m < L && same; m++) {
+          const d = s.charCodeAt(i + m);
+          same = s.charCodeAt(i + L + m) === d && s.charCodeAt(i + 2 * L + m) === d;
+        }
+        if (same) return false;
+      }
+    }
+  }
+  return true;
+}
+
 /** Encode text to a stream (spec 6). */
 export function encode(text, { normalize = 'nfc', splitter = 'llama3', features } = {}) {
   checkNormalize(normalize);
@@ -217,16 +240,21 @@ export function encode(text, { normalize = 'nfc', splitter = 'llama3', features 
   const t = normalized(text, normalize);
   const ends = splitEnds(t, digits);
   const cache = cacheFor(flags);
-  let out = '';
-  let start = 0;
+  const parts = [];
+  let start = 0, copied = 0; // t[copied:start] is plain text not yet in parts
   for (let k = 0; k < ends.length; k++) {
-    const piece = t.slice(start, ends[k]);
-    start = ends[k];
+    const end = ends[k];
+    if (plainAscii(t, start, end)) { start = end; continue; }
+    if (copied < start) parts.push(t.slice(copied, start));
+    const piece = t.slice(start, end);
     let hit = cache.get(piece);
     if (hit === undefined) { hit = encodePieceString(piece, flags); cache.set(piece, hit); }
-    out += hit[0];
+    parts.push(hit[0]);
+    start = copied = end;
   }
-  return out;
+  if (copied === 0) return t;
+  if (copied < t.length) parts.push(t.slice(copied));
+  return parts.join('');
 }
 
 /** The pre-tokens BPE sees (spec 9); they concatenate to encode(text). */

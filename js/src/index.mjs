@@ -5,5 +5,5 @@ export { decode, DEFAULT_MAX_OUTPUT } from './decode.mjs';
 export { split, SPLITTERS } from './split.mjs';
 export { FormatError, ERROR_KINDS } from './errors.mjs';
 export { nfc } from './normalize.mjs';
-export { segment } from './segment.mjs';
+export { segment, Vocabulary, TIE_BREAKS } from './segment.mjs';
 export const VERSION = '0.1.0';

@@ -48,12 +48,51 @@ export function nfcList(cps, offsets = false) {
   return { cps: out, starts, ends };
 }
 
-const MAY_CHANGE = /[^\u0000-\u02ff]/;
+const CANDIDATE = /[^\u0000-\u02ff]/g;
 
-/** NFC of a string (spec 4.2), from the pinned tables. */
+function cpAt(s, i) {
+  const c = s.charCodeAt(i);
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+    const d = s.charCodeAt(i + 1);
+    if (d >= 0xdc00 && d <= 0xdfff) return ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
+  }
+  return c;
+}
+
+/** NFC of a string (spec 4.2), from the pinned tables. Works span by span on the string. */
 export function nfc(text) {
-  if (!MAY_CHANGE.test(text)) return text;
-  const cps = codePoints(text);
-  const r = nfcList(cps);
-  return r.cps === cps ? text : fromCodePoints(r.cps);
+  const n = text.length;
+  const parts = [];
+  let copied = 0; // text[0:copied] is in parts
+  CANDIDATE.lastIndex = 0;
+  for (;;) {
+    const m = CANDIDATE.exec(text);
+    if (m === null) break;
+    let i = m.index;
+    let c = cpAt(text, i);
+    if (isStable(c)) { CANDIDATE.lastIndex = i + (c >= 0x10000 ? 2 : 1); continue; }
+    // the stable code point before the run (none at the start of the text)
+    let s = i;
+    if (i > 0) {
+      const p = text.charCodeAt(i - 1);
+      s = p >= 0xdc00 && p <= 0xdfff && i > 1 && cpAt(text, i - 2) >= 0x10000 ? i - 2 : i - 1;
+    }
+    let e = i;
+    while (e < n) {
+      c = cpAt(text, e);
+      if (isStable(c)) break;
+      e += c >= 0x10000 ? 2 : 1;
+    }
+    const span = codePoints(text.slice(s, e));
+    const normal = nfcCodePoints(span);
+    if (!sameList(span, normal)) {
+      if (copied < s) parts.push(text.slice(copied, s));
+      parts.push(fromCodePoints(normal));
+      copied = e;
+    }
+    CANDIDATE.lastIndex = e;
+  }
+  if (copied === 0) return text;
+  if (copied < n) parts.push(text.slice(copied));
+  return parts.join('');
 }

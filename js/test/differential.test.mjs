@@ -47,6 +47,8 @@ for text in cases["texts"]:
             r["pretokens-" + k] = attempt(lambda: functok.pretokens(text, normalize=norm, splitter=sp))
             r["pieces-" + k] = attempt(lambda: [[p.text, p.start, p.end, [str(i) for i in p.instructions], p.base, list(p.slot_starts)] for p in functok.pieces(text, normalize=norm, splitter=sp)])
     r["split"] = functok.split(text)
+    for off in ("case", "marks", "repeat"):
+        r["features-" + off] = attempt(lambda: functok.encode(text, features={"case", "marks", "repeat"} - {off}))
     out.append(r)
 soup = []
 for s in cases["soup"]:
@@ -92,6 +94,10 @@ test('identical to the Python reference on random text and stream soup', { skip:
       }
     }
     assert.deepEqual(functok.split(text), want.split, `split ${JSON.stringify(text)}`);
+    for (const off of ['case', 'marks', 'repeat']) {
+      const features = functok.FEATURES.filter((f) => f !== off);
+      assert.deepEqual(attempt(() => functok.encode(text, { features })), want[`features-${off}`], `features ${off} ${JSON.stringify(text)}`);
+    }
   });
   soup.forEach((s, k) => {
     const want = expected.soup[k];
