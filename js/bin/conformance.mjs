@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+// The conformance runner protocol (conformance/PROTOCOL.md, 1.0.0) over stdin/stdout: one JSON
+// object per line. Run: functok conformance --command "node js/bin/conformance.mjs"
+import { createInterface } from 'node:readline';
+import * as functok from '../src/index.mjs';
+
+
+const PROTOCOL_VERSION = '1.0.0';
+
+// JSON.stringify writes lone surrogates as \udXXX escapes (well-formed JSON.stringify, ES2019)
+// and every other character raw; escape the non-ASCII ones too, as the runner does.
+const asciiJson = (value) => JSON.stringify(value).replace(/[\u007f-\uffff]/g,
+  (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+function run(v) {
+  const o = v.options;
+  switch (v.op) {
+    case 'encode':
+      return functok.encode(v.input, { normalize: o.normalize, splitter: o.splitter });
+    case 'decode':
+      return functok.decode(v.input, { errors: o.errors, maxOutput: o.max_output });
+    case 'pretokens':
+      return functok.pretokens(v.input, { normalize: o.normalize, splitter: o.splitter, splitOperators: o.split_operators });
+    case 'split':
+      return functok.split(v.input, { splitter: o.splitter });
+    case 'pieces':
+      return functok.pieces(v.input, { normalize: o.normalize, splitter: o.splitter }).map((p) => ({
+        text: p.text, start: p.start, end: p.end, instructions: p.instructions.map(String),
+        base: p.base, encoded: p.encoded, slot_starts: p.slotStarts,
+      }));
+    case 'segment': {
+      const vocab = new functok.Vocabulary({
+        tokens: o.tokens ?? [], merges: o.merges ?? [], specialTokens: o.special_tokens ?? [],
+        byteFallback: o.byte_fallback ?? false,
+      });
+      return functok.segment(v.input, vocab, {
+        tieBreak: o.tie_break ?? 'leftmost-longest', reachableOnly: o.reachable_only ?? false,
+      });
+    }
+    default:
+      return undefined;
+  }
+}
+
+function answer(request) {
+  if (request.cmd === 'start') {
+    return {
+      protocol_version: PROTOCOL_VERSION,
+      implementation: { name: 'functok-js', version: functok.VERSION, language: 'javascript' },
+      spec_versions: [functok.SPEC_VERSION],
+    };
+  }
+  const seq = request.seq;
+  if (request.cmd !== 'run') return { seq, errored: `unknown command ${request.cmd}` };
+  const v = request.vector;
+  try {
+    const output = run(v);
+    if (output === undefined) return { seq, skipped: `op ${v.op} is not implemented` };
+    return { seq, result: { output } };
+  } catch (e) {
+    if (e instanceof functok.FormatError) return { seq, result: { error: { kind: e.kind, offset: e.offset } } };
+    return { seq, errored: String(e && e.stack || e) };
+  }
+}
+
+const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+for await (const line of lines) {
+  if (!line.trim()) continue;
+  let request;
+  try { request = JSON.parse(line); } catch (e) { process.stderr.write(`bad request: ${e}\n`); continue; }
+  if (request.cmd === 'stop') break;
+  process.stdout.write(asciiJson(answer(request)) + '\n');
+}
+process.exit(0);

@@ -1,0 +1,130 @@
+// Type declarations for functok (JavaScript), written by hand. Spec: spec/SPEC.md 1.0.0.
+
+/** The format version this package implements (spec 11.1). */
+export const SPEC_VERSION: string;
+/** The pinned Unicode version of the character tables (spec 3.1). */
+export const UNICODE_VERSION: string;
+/** This package's version. */
+export const VERSION: string;
+
+export type Normalize = 'nfc' | null;
+export type Splitter = 'llama3' | 'paper';
+export type Feature = 'case' | 'marks' | 'repeat';
+export const SPLITTERS: readonly Splitter[];
+export const FEATURES: readonly Feature[];
+
+export interface EncodeOptions {
+  /** 'nfc' (default) or null: no normalization (spec 4.1). Python: `normalize`, None = null. */
+  normalize?: Normalize;
+  /** 'llama3' (default) or 'paper' (spec 5.1). */
+  splitter?: Splitter;
+  /** For measurement only: the steps to run (default all); the output is then not canonical. */
+  features?: Iterable<Feature>;
+}
+
+export interface PretokensOptions extends EncodeOptions {
+  /** Each instruction its own pre-token (default true, spec 9.1). Python: `split_operators`. */
+  splitOperators?: boolean;
+}
+
+export interface DecodeOptions {
+  /** 'strict' (default) throws a FormatError; 'replace' never fails (spec 8). */
+  errors?: 'strict' | 'replace';
+  /** Bound on the code points produced through repeats (default 2**26, spec 7.8). Python: `max_output`. */
+  maxOutput?: number;
+}
+
+export type ErrorKind =
+  | 'unknown-opcode' | 'truncated-instruction' | 'stray-argument' | 'bad-count' | 'bad-range'
+  | 'position-out-of-range' | 'dangling-group' | 'escape-at-end' | 'output-too-large' | 'lone-surrogate';
+export const ERROR_KINDS: readonly ErrorKind[];
+export const DEFAULT_MAX_OUTPUT: number;
+
+/** A stream or text the format cannot accept (spec 8). */
+export class FormatError extends Error {
+  readonly name: 'FormatError';
+  /** The spec's name for the error. */
+  readonly kind: ErrorKind;
+  /** Index, in code points (not UTF-16 units), of the offending code point in the input. */
+  readonly offset: number;
+  /** The non-normative message, without kind and offset. */
+  readonly detail: string;
+  constructor(kind: ErrorKind, offset: number, message: string);
+}
+
+/** One instruction of a group. */
+export class Instruction {
+  readonly name: string;
+  readonly args: number[];
+  constructor(name: string, args: number[]);
+  /** `ACUTE(1)`, `REPEAT(0,4)`. */
+  toString(): string;
+  /** As written in the stream: the opcode, then its argument code points. */
+  readonly code: string;
+}
+
+/** One splitter piece and its encoding (spec 6.5). */
+export interface Piece {
+  /** The piece after normalization. */
+  text: string;
+  /** Code point offsets in the original text (spec 4.4). */
+  start: number;
+  end: number;
+  /** In serialization order (spec 6.4). */
+  instructions: Instruction[];
+  /** As written in the stream, escapes included. */
+  base: string;
+  /** Group + base. */
+  encoded: string;
+  /** For slot j, the code point offset in `text` where it begins. Python: `slot_starts`. */
+  slotStarts: number[];
+}
+
+/** Encode text to a stream (spec 6). Throws FormatError('lone-surrogate') on a lone surrogate. */
+export function encode(text: string, options?: EncodeOptions): string;
+/** Decode a stream (spec 7, 8). */
+export function decode(stream: string, options?: DecodeOptions): string;
+/** Each piece with its offsets, instructions and base (spec 6.5). */
+export function pieces(text: string, options?: EncodeOptions): Piece[];
+/** The pre-tokens a BPE trainer or tokenizer sees (spec 9); they concatenate to encode(text). */
+export function pretokens(text: string, options?: PretokensOptions): string[];
+/** The pieces of `text` as given, without normalization (spec 5.3). */
+export function split(text: string, options?: { splitter?: Splitter }): string[];
+/** NFC at the pinned Unicode version (spec 4.2), not the host's. */
+export function nfc(text: string): string;
+
+export type TieBreak = 'leftmost-longest' | 'prefer-greedy';
+export const TIE_BREAKS: readonly TieBreak[];
+
+export interface VocabularyOptions {
+  /** The tokens in id order. */
+  tokens: string[];
+  /** Merges in rank order, as [left, right]. */
+  merges?: [string, string][];
+  /** Never candidates (spec 10.1). Python: `special_tokens`. */
+  specialTokens?: string[];
+  /** Characters missing from the vocabulary fall back to the tokens <0x00>..<0xFF>. Python: `byte_fallback`. */
+  byteFallback?: boolean;
+  /** Greedy BPE: a pre-token that is a token is that token. */
+  ignoreMerges?: boolean;
+}
+
+/** A character vocabulary (symbols are code points) for segmentation. */
+export class Vocabulary {
+  constructor(options: VocabularyOptions);
+  readonly tokens: string[];
+  /** Greedy BPE as Hugging Face applies it (spec 10.3). */
+  greedy(pretoken: string): string[];
+  /** The candidate tokens V (spec 10.1). */
+  candidateSet(reachableOnly?: boolean): Set<string>;
+}
+
+export interface SegmentOptions {
+  /** Default 'leftmost-longest' (spec 10.3). Python: `tie_break`. */
+  tieBreak?: TieBreak;
+  /** Only tokens reachable by the merges (spec 10.1). Python: `reachable_only`. */
+  reachableOnly?: boolean;
+}
+
+/** Minimum-token segmentation of one pre-token (spec 10.2, 10.3): the token strings. */
+export function segment(pretoken: string, vocabulary: Vocabulary, options?: SegmentOptions): string[];
