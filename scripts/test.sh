@@ -14,7 +14,9 @@ step "Python: pytest (codec, tables, splitter, conformance, tokenizer, CLI)"
 export FUNCTOK_HYPOTHESIS_EXAMPLES="${FUNCTOK_HYPOTHESIS_EXAMPLES:-200}"
 .venv/bin/python -m pytest -q -p no:cacheprovider
 
-step "Node: the wasm bundle in Pyodide (conformance, determinism, errors, API)"
+step "Node: the wasm bundle in Pyodide, and functok for JavaScript (js/) against the Python reference"
+# The Node tests compare with CPython functok through this interpreter (the skip-free path).
+export FUNCTOK_PYTHON="$PWD/.venv/bin/python"
 npm ci --no-audit --no-fund
 npm run build
 npm test

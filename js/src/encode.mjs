@@ -108,7 +108,7 @@ export function analyse(p, doCase, doMarks, doRepeat, detail) {
     }
     slots[s] = c;
   }
-  // 6.4 the group: repeats (fold order), diacritics (by slot, decomposition order), CAPITALIZE
+  // 6.4 the group: repeats (fold order), mark instructions (by slot, decomposition order), CAPITALIZE
   const ops = [];
   for (let k = 0; k < repeats.length;) {
     const op = repeats[k];

@@ -1,4 +1,4 @@
-// functok for JavaScript: the Functionalizer format (spec 1.0.0), written from spec/SPEC.md.
+// functok for JavaScript: the Functionalizer format (spec 1.0.1), written from spec/SPEC.md.
 export { SPEC_VERSION, UNICODE_VERSION } from './tables.mjs';
 export { encode, pieces, pretokens, Instruction, FEATURES } from './encode.mjs';
 export { decode, DEFAULT_MAX_OUTPUT } from './decode.mjs';

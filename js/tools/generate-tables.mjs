@@ -109,8 +109,8 @@ const casePairs = [];
 // 2.3 the 13 marks, in opcode order, and the opcode table.
 const opcodes = JSON.parse(readFileSync(join(ROOT, 'spec', 'opcodes.json'), 'utf8'));
 const cp = (s) => hex(s.replace(/^U\+/, ''));
-const diacritics = opcodes.opcodes.filter((o) => o.family === 'diacritic');
-const MARKS = diacritics.map((o) => cp(o.mark));
+const markOpcodes = opcodes.opcodes.filter((o) => o.family === 'mark');
+const MARKS = markOpcodes.map((o) => cp(o.mark));
 const OPCODES = opcodes.opcodes.map((o) => [cp(o.code_point), o.name, o.family, o.args.length]);
 
 // 3.4 decompositions over the 13 marks: [key gap, zigzag(base - key), count, mark indexes...].
