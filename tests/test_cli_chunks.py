@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import sys
 import tracemalloc
+from unittest.mock import patch
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from functok import FormatError, decode, encode
+from functok import chunks as chunks_module
 from functok.chunks import stream_chunks, text_chunks
 from functok.cli import decode_blocks, main
 
@@ -57,32 +59,39 @@ streams = st.lists(stream_parts, max_size=40).map("".join)
 block_sizes = st.lists(st.integers(1, 900), max_size=40)
 
 
-@given(streams, block_sizes, st.sampled_from(["strict", "replace"]))
-def test_stream_chunks_decode_like_the_whole(stream, sizes, errors):
+search_spans = st.sampled_from([1, 2, 5, chunks_module.SEARCH_SPAN])
+
+
+@given(streams, block_sizes, st.sampled_from(["strict", "replace"]), search_spans)
+def test_stream_chunks_decode_like_the_whole(stream, sizes, errors, span):
     """Per chunk with the default limit (the CLI's default) equals one decode of the whole."""
-    chunks = list(stream_chunks(blocks_of(stream, sizes)))
+    with patch.object(chunks_module, "SEARCH_SPAN", span):  # small spans: the search widens
+        chunks = list(stream_chunks(blocks_of(stream, sizes)))
+        chunked = outcome(decode_blocks, blocks_of(stream, sizes), errors=errors)
     assert "".join(c for _, c in chunks) == stream
     assert all(stream[offset:offset + len(c)] == c for offset, c in chunks)
-    assert outcome(decode_blocks, blocks_of(stream, sizes), errors=errors) == \
-        outcome(decode, stream, errors=errors)
+    assert chunked == outcome(decode, stream, errors=errors)
 
 
-@given(streams, block_sizes, st.sampled_from(["strict", "replace"]), st.integers(-300, 100))
-def test_max_output_counts_the_whole_output(stream, sizes, errors, shift):
+@given(streams, block_sizes, st.sampled_from(["strict", "replace"]), st.integers(-300, 100), search_spans)
+def test_max_output_counts_the_whole_output(stream, sizes, errors, shift, span):
     """With a given max_output the chunks together decode exactly as the whole stream does."""
     max_output = max(0, len(decode(stream, errors="replace")) + shift)  # near where repeats stop
-    assert outcome(decode_blocks, blocks_of(stream, sizes), errors=errors, max_output=max_output) == \
-        outcome(decode, stream, errors=errors, max_output=max_output)
+    with patch.object(chunks_module, "SEARCH_SPAN", span):
+        chunked = outcome(decode_blocks, blocks_of(stream, sizes), errors=errors, max_output=max_output)
+    assert chunked == outcome(decode, stream, errors=errors, max_output=max_output)
 
 
 cjk_and_words = st.lists(st.sampled_from(["漢字", "かな", " word", "\n", "Ab", " ", "e\u0301", "!"]),
                          max_size=300).map("".join)
 
 
-@given(cjk_and_words, st.lists(st.integers(1, 50), max_size=60))
-def test_text_chunks_encode_like_the_whole(text, sizes):
-    chunks = list(text_chunks(blocks_of(text, sizes)))
+@given(cjk_and_words, st.lists(st.integers(1, 50), max_size=60), search_spans)
+def test_text_chunks_encode_like_the_whole(text, sizes, span):
+    with patch.object(chunks_module, "SEARCH_SPAN", span):
+        chunks = list(text_chunks(blocks_of(text, sizes)))
     assert "".join(c for _, c in chunks) == text
+    assert all(text[offset:offset + len(c)] == c for offset, c in chunks)
     assert "".join(encode(c) for _, c in chunks) == encode(text)
 
 

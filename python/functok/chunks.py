@@ -42,8 +42,12 @@ CHUNK_BYTES = 1 << 20
 
 _TEXT_CUT = re.compile(r"\n(?=\S)|(?<=[!-~])(?= [A-Za-z])")
 _TEXT_CUT_CONTEXT = 2  # a text cut at p is decided by the code points p-1, p and p+1
+# The last cut or group of a block is searched in the block's last code points first: real
+# text has one every few code points. (Any value gives the same chunks; this one is fast.)
+SEARCH_SPAN = 1 << 12
 
 _GROUP_RUN = re.compile("[\ue000-\ueffe]*")
+_GROUP_RUNS = re.compile("[\ue000-\ueffe]+")
 # Text slots up to the next group: plain code points and complete escape pairs. Possessive, so
 # the match keeps no backtracking stack however long the text (spec 12.4).
 _TEXT_RUN = re.compile("(?:[^\ue000-\uefff]++|\uefff[\\s\\S])*+")
@@ -126,7 +130,7 @@ def _last_match(window: str, earliest: int) -> int:
     Real text has a cut every few code points, so the end of the window is searched first and
     the search widens only when it finds none: each code point is read a bounded number of times.
     """
-    span = 1 << 12
+    span = SEARCH_SPAN
     while True:
         start = max(0, len(window) - span)
         last = -1
@@ -138,53 +142,97 @@ def _last_match(window: str, earliest: int) -> int:
 
 
 class _StreamCutFinder:
-    """``last_cut`` for an op stream: follows its groups and text across blocks (spec 7.1)."""
+    """``last_cut`` for an op stream: follows its groups and text across blocks (spec 7.1).
+
+    Only the last cut of a block is wanted, and what follows the block depends only on its last
+    group and the text after that; so a block without an ESCAPE, where a group is simply a run of
+    U+E000..U+EFFE, is searched from its end. A block with an ESCAPE is read slot by slot from
+    its start, since whether a code point belongs to a group depends on the escapes before it.
+    """
 
     def __init__(self, past_repeats: bool) -> None:
         self.past_repeats = past_repeats
-        self.in_group = False
+        self.in_group = False  # the last block ended inside a group
         self.group_has_repeat = False
         self.escape_pending = False  # the last block ended with an ESCAPE not yet paired
         self.cuttable = True  # whether the current text may be cut once past ``reach_left``
         self.reach_left = 0  # code points of the current text still within its group's reach
 
     def __call__(self, block: str) -> int:
-        cut = -1
         i = 0
         if self.escape_pending:  # the block opens with the escaped code point: a text slot
             self.escape_pending = False
-            self._read_text(2)
+            self.reach_left = max(0, self.reach_left - 2)
             i = 1
+        if self.in_group:  # the rest of a group begun in an earlier block
+            i = self._group(block, i, _GROUP_RUN.match(block, i).end())
+            if self.in_group:
+                return -1
+        if block.find("\uefff", i) < 0:
+            return self._scan_from_end(block, i)
+        return self._scan_slots(block, i)
+
+    def _scan_from_end(self, block: str, i: int) -> int:
+        group = _last_group(block, i)
+        if group is None:
+            return self._text(block, i, len(block))
+        self._group(block, group.start(), group.end())
+        if self.in_group:
+            return group.start()
+        return max(group.start(), self._text(block, group.end(), len(block)))
+
+    def _scan_slots(self, block: str, i: int) -> int:
+        cut = -1
         while i < len(block):
             if self.in_group:
-                i = self._group(block, i)
+                i = self._group(block, i, _GROUP_RUN.match(block, i).end())
                 continue
             end = _TEXT_RUN.match(block, i).end()
-            self._read_text(end - i)
-            if self.cuttable and self.reach_left == 0:
-                cut = end  # between two slots, and no group reads this far
+            cut = max(cut, self._text(block, i, end))
             if end == len(block):
                 break
             if block[end] == "\uefff":  # the last code point; its pair is in the next block
                 self.escape_pending = True
+                self.reach_left = max(0, self.reach_left - 1)
                 break
             cut = end  # just before a group
             self.in_group, self.group_has_repeat = True, False
             i = end
         return cut
 
-    def _read_text(self, code_points: int) -> None:
-        self.reach_left = max(0, self.reach_left - code_points)
+    def _text(self, block: str, start: int, end: int) -> int:
+        """Read the text slots ``block[start:end]``; the cut at their end, or -1 if none."""
+        self.reach_left = max(0, self.reach_left - (end - start))
+        return end if self.cuttable and self.reach_left == 0 else -1
 
-    def _group(self, block: str, i: int) -> int:
-        end = _GROUP_RUN.match(block, i).end()
-        if _REPEAT_OPCODE.search(block, i, end):
+    def _group(self, block: str, start: int, end: int) -> int:
+        """Read the group code points ``block[start:end]`` (a group, or the start of one)."""
+        if not self.in_group:
+            self.in_group, self.group_has_repeat = True, False
+        if _REPEAT_OPCODE.search(block, start, end):
             self.group_has_repeat = True
         if end < len(block):  # the group ends here and its text starts
             self.in_group = False
             self.reach_left = _GROUP_REACH
             self.cuttable = self.past_repeats or not self.group_has_repeat
         return end
+
+
+def _last_group(block: str, start: int) -> re.Match | None:
+    """The last run of group code points in ``block[start:]`` (which holds no ESCAPE).
+
+    Searched in windows from the end, widened only while a window holds no whole run, so that
+    each code point is read a bounded number of times.
+    """
+    span = SEARCH_SPAN
+    while True:
+        window = max(start, len(block) - span)
+        last = None
+        for last in _GROUP_RUNS.finditer(block, window):
+            pass
+        if window == start or (last is not None and last.start() > window):
+            return last  # a run starting at the window's edge may begin before it
+        span *= 4
 
 
 def text_chunks(texts: Iterable[str]) -> Iterator[tuple[int, str]]:
