@@ -22,9 +22,9 @@ where no group can tell the difference:
   as it would to the whole text, and the slots after them are copied unchanged.
 
 The third kind has one exception. The output limit of a repeat counts every slot of its group's
-text, however far (spec 7.8), so past a group holding a repeat the cut changes what the limit
-sees. :func:`stream_chunks` makes such cuts only when asked (``past_repeats=True``): right when
-the limit is counted per chunk, wrong when it is counted over the whole output.
+text, however far (spec 7.8), so a cut in the text of a group holding a repeat changes what the
+limit sees. That is what a limit per chunk means (the CLI's default); for a limit over the whole
+output, ``stream_chunks(past_repeats=False)`` cuts such a text only at the next group.
 
 Each block is scanned once, and the text since the last cut is kept as a list of blocks joined
 once per chunk: time is linear, and memory is a block plus the longest stretch without a cut.
@@ -244,8 +244,9 @@ def stream_chunks(texts: Iterable[str], *, past_repeats: bool = True) -> Iterato
     """(offset, chunk) pairs of an op stream whose decodings concatenate to the whole's.
 
     With ``past_repeats`` (the default) the text of a group holding a repeat is cut too, once
-    past the group's reach: the decodings are then equal when ``max_output`` is counted per
-    chunk. Without it they are equal even when each chunk is decoded with what remains of one
-    ``max_output`` for the whole stream, at the cost of holding such a text whole.
+    past the group's reach; a repeat near ``max_output`` then sees only its chunk's part of
+    that text (the limit is per chunk). With ``past_repeats=False`` the decodings are equal
+    even when each chunk gets what is left of one ``max_output`` for the whole stream (as
+    :func:`functok.cli.decode_blocks` does), at the cost of holding such a text whole.
     """
     return _cut_chunks(texts, _StreamCutFinder(past_repeats))
