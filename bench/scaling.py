@@ -65,6 +65,49 @@ def measure(c: Case, repeat: int) -> bool:
 
 
 # --- cases: the command line (functok encode / decode on files) -----------------------------
+# The CLI reads about 1 MB at a time and cuts chunks with functok.chunks; these run the same
+# code over a text held in memory, given in blocks of 2**20 code points, as a file read gives.
+
+CLI_BLOCK = 1 << 20
+CLI_SIZES = (6_000_000, 12_000_000, 24_000_000)
+
+
+def _cli_blocks(text: str):
+    return (text[i:i + CLI_BLOCK] for i in range(0, len(text), CLI_BLOCK))
+
+
+def _repeated(head: str, unit: str, n: int) -> str:
+    return head + unit * (n // len(unit))
+
+
+def _cli_decode(max_output=None):
+    def run(stream: str) -> int:
+        from functok.cli import decode_blocks
+        return sum(map(len, decode_blocks(_cli_blocks(stream), max_output=max_output)))
+    return run
+
+
+def _cli_encode(text: str) -> int:
+    from functok.chunks import text_chunks
+    from functok.encode import encode
+    return sum(len(encode(chunk)) for _, chunk in text_chunks(_cli_blocks(text)))
+
+
+CASES += [
+    Case("cli-decode-group-free",
+         lambda n: _repeated("", "\uefff\ue000" + "lorem ipsum " * 83, n), _cli_decode(),
+         CLI_SIZES, 5.0, "functok decode: no group, an escaped U+E000 every 1,000 code points"),
+    Case("cli-decode-after-repeat",
+         lambda n: _repeated("\ue200\ue000\ue005s", "lorem ipsum ", n), _cli_decode(),
+         CLI_SIZES, 5.0, "functok decode: one REPEAT, then its group's text (no other group)"),
+    Case("cli-decode-max-output-after-capitalize",
+         lambda n: _repeated("\ue100\ue000", "lorem ipsum ", n), _cli_decode(max_output=2**40),
+         CLI_SIZES, 5.0, "functok decode --max-output: one CAPITALIZE, then its group's text"),
+    Case("cli-encode-cjk",
+         lambda n: _repeated("", "漢字かな交じり文", n), _cli_encode,
+         CLI_SIZES, 5.0, "functok encode: CJK without spaces or line feeds (one giant piece)"),
+]
+
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -21,6 +21,7 @@ from .chunks import InputError, read_utf8, stream_chunks, text_chunks
 from .decode import DEFAULT_MAX_OUTPUT, decode
 from .encode import encode, pieces
 from .errors import FormatError
+from .opcodes import MULTIREPEAT, REPEAT
 
 # Modules that add a subcommand with ``add_command(subparsers)``.
 COMMAND_MODULES: list[str] = [
@@ -95,16 +96,67 @@ def _cmd_encode(args: argparse.Namespace) -> int:
 
 # --- decode --------------------------------------------------------------------------------
 
+def decode_blocks(blocks: Iterator[str], *, errors: str = "strict",
+                  max_output: int | None = None) -> Iterator[str]:
+    """Decode an op stream given in blocks, chunk by chunk; yield each chunk's text.
+
+    With ``max_output=None`` each chunk is one ``decode`` call with the default limit (2**26
+    code points through repeats per chunk), so a large file is not stopped at 2**26 code points
+    (spec 12.2). With a number, the limit counts the whole output as ``decode`` of the whole
+    stream would: each chunk gets what the earlier chunks left. A :class:`FormatError` carries
+    its offset in the whole stream.
+    """
+    whole_output = max_output is not None
+    written = 0
+    for offset, chunk in stream_chunks(blocks, past_repeats=not whole_output):
+        limit = _chunk_limit(chunk, max_output - written) if whole_output else DEFAULT_MAX_OUTPUT
+        try:
+            text = decode(chunk, errors=errors, max_output=limit)
+        except FormatError as error:
+            message = error.message
+            if error.kind == "output-too-large" and whole_output:  # not the chunk's own figures
+                message = f"a repeat would take the output past max_output {max_output}"
+            raise FormatError(error.kind, error.offset + offset, message) from None
+        written += len(text)
+        yield text
+
+
+def _chunk_limit(chunk: str, remaining: int) -> int:
+    """The limit for one chunk: what remains, or anything as large where no repeat can see it.
+
+    Without a repeat a chunk never meets the limit, and at most one code point comes out per code
+    point in; a limit that large keeps ``decode`` on its fast path once the budget is spent.
+    """
+    if _has_repeat(chunk):
+        return max(0, remaining)
+    return max(remaining, len(chunk))
+
+
+def _has_repeat(chunk: str) -> bool:
+    return chr(REPEAT) in chunk or chr(MULTIREPEAT) in chunk
+
+
 def _cmd_decode(args: argparse.Namespace) -> int:
     for name, blocks in _inputs(args):
         if args.unescape:
             blocks = iter([unescape("".join(blocks))])
-        for offset, chunk in stream_chunks(blocks):
-            try:
-                sys.stdout.write(decode(chunk, errors=args.errors, max_output=args.max_output))
-            except FormatError as error:
-                raise FormatError(error.kind, error.offset + offset, f"{name}: {error.message}") from None
+        try:
+            for text in decode_blocks(blocks, errors=args.errors, max_output=args.max_output):
+                sys.stdout.write(text)
+        except FormatError as error:
+            raise FormatError(error.kind, error.offset, f"{name}: {error.message}") from None
     return 0
+
+
+def _max_output(value: str) -> int:
+    """``--max-output``: a non-negative integer, or a usage error (exit status 2)."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, not {value!r}") from None
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, not {number}")
+    return number
 
 
 # --- inspect -------------------------------------------------------------------------------
@@ -169,8 +221,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("decode", help="decode an op stream to text")
     _add_input_options(p, "op stream")
     p.add_argument("--errors", choices=("strict", "replace"), default="strict")
-    p.add_argument("--max-output", type=int, default=DEFAULT_MAX_OUTPUT,
-                   help="most code points repeats may produce per chunk (default 2**26)")
+    p.add_argument("--max-output", type=_max_output, default=None, metavar="N",
+                   help="stop repeats from taking the output of an input past N code points, "
+                        "counted over the whole output as functok.decode(max_output=N) does; "
+                        "without this option the limit is 2**26 per chunk (chunks of about "
+                        "1 MB), so a large file is never stopped for its length")
     p.add_argument("--unescape", action="store_true", help="read \\uXXXX escapes in the input")
     p.set_defaults(func=_cmd_decode)
 
