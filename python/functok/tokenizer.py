@@ -32,7 +32,9 @@ import codecs
 import json
 import os
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -189,6 +191,7 @@ class Tokenizer:
         split_operators: bool = True,
         min_frequency: int = 0,
         special_tokens: Sequence[str] = (),
+        limit_alphabet: int | None = None,
         show_progress: bool = True,
     ) -> Tokenizer:
         """Train BPE (Hugging Face ``tokenizers``) on the codec's pre-tokens.
@@ -196,41 +199,35 @@ class Tokenizer:
         ``files_or_iterator``: a path or a list/tuple of paths (read as UTF-8), or any other
         iterable of texts (``iter(list_of_texts)`` for texts held in a list).
         ``vocab_size`` counts everything: special tokens, the 256 byte tokens, the alphabet
-        and the merges. Needs ``pip install 'functok[train]'``.
+        and the merges. The result has exactly ``vocab_size`` tokens, or fewer when the corpus
+        runs out of merges (or ``min_frequency`` stops them), never more: when the corpus has
+        more distinct characters than there is room for, the most frequent are kept and the
+        rarest are written with byte-fallback tokens (still lossless). ``limit_alphabet`` keeps
+        at most that many characters, leaving the rest of the room to merges. The floor is
+        257 plus the special tokens (256 byte tokens and one trained token); below it the
+        call raises ``ValueError``. Needs ``pip install 'functok[train]'``.
         """
         try:
             from tokenizers import Tokenizer as HFTokenizer
             from tokenizers import models, trainers
         except ImportError as exc:  # pragma: no cover - depends on the environment
             raise ImportError("training needs `tokenizers`: pip install 'functok[train]'") from exc
-        special_tokens = list(special_tokens)
-        budget = vocab_size - 256
-        if budget <= len(special_tokens):
-            raise ValueError(f"vocab_size {vocab_size} leaves no room beside the 256 byte tokens")
+        special_tokens = list(dict.fromkeys(special_tokens))
+        room = _alphabet_room(vocab_size, special_tokens)
+        counts = _pretoken_counts(_texts(files_or_iterator), normalize, splitter, split_operators)
+        alphabet = _kept_alphabet(counts, room if limit_alphabet is None else max(0, min(limit_alphabet, room)))
         trainer = trainers.BpeTrainer(
-            vocab_size=budget,
+            vocab_size=vocab_size - 256,  # the trainer's count: specials, alphabet, merges
             min_frequency=min_frequency,
             special_tokens=special_tokens,
             show_progress=show_progress,
+            # Our choice of characters, exactly: the trainer's own limit_alphabet breaks ties
+            # in hash order, so it would train a different tokenizer on each run.
+            **({} if alphabet is None else {"initial_alphabet": alphabet, "limit_alphabet": len(alphabet)}),
         )
         hf = HFTokenizer(models.BPE(byte_fallback=True))  # no normalizer, no pre-tokenizer:
         # every sequence we yield is one pre-token, i.e. one BPE word
-
-        def batches() -> Iterator[list[str]]:
-            batch: list[str] = []
-            for text in _texts(files_or_iterator):
-                batch.extend(
-                    codec_pretokens(
-                        text, normalize=normalize, splitter=splitter, split_operators=split_operators
-                    )
-                )
-                if len(batch) >= 8192:
-                    yield batch
-                    batch = []
-            if batch:
-                yield batch
-
-        hf.train_from_iterator(batches(), trainer)
+        hf.train_from_iterator(_word_batches(counts), trainer)
         trained = json.loads(hf.to_str())
         return cls(
             _with_byte_tokens(trained, special_tokens),
@@ -798,6 +795,63 @@ def _texts(source) -> Iterator[str]:
         if not isinstance(text, str):
             raise TypeError(f"expected texts (str), got {type(text).__name__}")
         yield text
+
+
+def _pretoken_counts(texts: Iterable[str], normalize, splitter, split_operators) -> Counter[str]:
+    """How often each pre-token (a BPE word) occurs: what the trainer counts, counted first so
+    that the alphabet can be chosen before training."""
+    counts: Counter[str] = Counter()
+    for text in texts:
+        counts.update(codec_pretokens(text, normalize=normalize, splitter=splitter, split_operators=split_operators))
+    return counts
+
+
+def _kept_alphabet(counts: Counter[str], limit: int) -> list[str] | None:
+    """The ``limit`` most frequent characters (ties: the smaller code point), or None when all
+    fit. Frequencies count every occurrence, as the trainer's do."""
+    if len(set("".join(counts))) <= limit:
+        return None
+    by_count: dict[int, list[str]] = {}
+    for word, n in counts.items():
+        by_count.setdefault(n, []).append(word)
+    frequency: Counter[str] = Counter()
+    for n, words in by_count.items():  # one C-speed count per distinct word frequency
+        for ch, k in Counter("".join(words)).items():
+            frequency[ch] += k * n
+    ranked = sorted(frequency, key=lambda ch: (-frequency[ch], ord(ch)))
+    return sorted(ranked[:limit])
+
+
+def _word_batches(counts: Counter[str], size: int = 8192) -> Iterator[list[str]]:
+    """Each pre-token as often as it occurred, in lists of about ``size``."""
+    batch: list[str] = []
+    for word, n in counts.items():
+        while n:
+            take = min(n, size - len(batch))
+            batch.extend(repeat(word, take))
+            n -= take
+            if len(batch) >= size:
+                yield batch
+                batch = []
+    if batch:
+        yield batch
+
+
+def _alphabet_room(vocab_size: int, special_tokens: list[str]) -> int:
+    """The characters that fit beside the 256 byte tokens and the special tokens (without
+    this limit the trainer keeps every character it sees, whatever ``vocab_size`` says)."""
+    byte_tokens = [t for t in special_tokens if t in _BYTE_TOKENS]
+    if byte_tokens:
+        raise ValueError(f"special token {byte_tokens[0]} is a byte-fallback token; its id would decode "
+                         f"as the byte")
+    floor = 256 + len(special_tokens) + 1
+    if type(vocab_size) is not int or vocab_size < floor:
+        raise ValueError(f"vocab_size {vocab_size!r} leaves no room for the alphabet: the floor is {floor}: "
+                         f"256 byte-fallback tokens, {len(special_tokens)} special tokens and one trained token")
+    return vocab_size - 256 - len(special_tokens)
+
+
+_BYTE_TOKENS = frozenset(byte_fallback_token(b) for b in range(256))
 
 
 def _with_byte_tokens(trained: dict, special_tokens: list[str]) -> dict:
