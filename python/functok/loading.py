@@ -19,15 +19,17 @@ t.json: $.model: expected an object, got a list
 
 from __future__ import annotations
 
-import base64
 import binascii
 import json
 import os
 import re
+from itertools import chain
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
-__all__ = ["BPEModel", "TokenizerFileError", "check_bpe", "parse_json", "read_text", "read_tiktoken"]
+from .bpe import BPE
+
+__all__ = ["BPEModel", "TokenizerFileError", "build_bpe", "check_bpe", "parse_json", "read_text", "read_tiktoken"]
 
 MAX_ID = 2**32  # ids are u32 in `tokenizers`, and functok's BPE packs two in a 64-bit key
 _SHOWN = 40  # characters of a value or key shown in a message (keeps it to one short line)
@@ -190,26 +192,34 @@ class BPEModel(NamedTuple):
     vocab: dict[str, int]
     merges: list[tuple[str, str]]
     special_tokens: dict[str, int]
+    id_to_token: dict[int, str]
 
 
 def check_bpe(data: Any, file: str, root: str) -> BPEModel:
     """Check the BPE parts of a ``tokenizer.json`` found at JSON path ``root`` of ``file``:
-    an object ``model`` with a ``vocab`` of unique ids, ``merges`` of two vocabulary tokens
-    whose concatenation is a token, and ``added_tokens`` that are vocabulary tokens."""
+    an object ``model`` with a ``vocab`` of unique ids, ``merges`` of two strings, and
+    ``added_tokens`` that are vocabulary tokens. :func:`build_bpe` checks the merges' tokens."""
     c = Checker(file)
     if not isinstance(data, dict):
         c.fail(root, f"expected an object (a tokenizer.json), got {describe(data)}")
     model = c.object(data, root, "model")
     at = field(root, "model")
     c.get(model, at, "type", '"BPE"', lambda v: v == "BPE", default="BPE")
-    vocab = _check_vocab(c, model, at)
+    vocab, id_to_token = _check_vocab(c, model, at)
     merges = _check_merges(c, model, at, vocab)
     specials = _check_added_tokens(c, data, root, vocab)
-    return BPEModel(model, vocab, merges, specials)
+    return BPEModel(model, vocab, merges, specials, id_to_token)
 
 
-def _check_vocab(c: Checker, model: dict, at: str) -> dict[str, int]:
+def _check_vocab(c: Checker, model: dict, at: str) -> tuple[dict[str, int], dict[int, str]]:
+    """The vocabulary and its inverse: integer ids in range, each once."""
     vocab = c.get(model, at, "vocab", "an object (token to id)", _is_object)
+    ids = vocab.values()
+    id_to_token = dict(zip(ids, vocab))
+    # The usual case, in C loops; else find and name the first fault.
+    if not ids or (set(map(type, ids)) == {int} and min(ids) >= 0 and max(ids) < MAX_ID
+                   and len(id_to_token) == len(vocab)):
+        return vocab, id_to_token
     where = field(at, "vocab")
     token_of: dict[int, str] = {}
     for token, i in vocab.items():
@@ -218,30 +228,52 @@ def _check_vocab(c: Checker, model: dict, at: str) -> dict[str, int]:
         other = token_of.setdefault(i, token)
         if other != token:
             c.fail(entry(where, token), f"expected a unique id, got {i}, the id of {_shown(other)}")
-    return vocab
+    raise AssertionError("unreachable: the fast check failed, so a fault was found")
 
 
 def _check_merges(c: Checker, model: dict, at: str, vocab: dict[str, int]) -> list[tuple[str, str]]:
+    """The merges as pairs of strings. That both are tokens, and their concatenation too, is
+    checked by :func:`build_bpe`, whose BPE looks each one up anyway."""
     merges = c.get(model, at, "merges", "a list of merges", lambda v: isinstance(v, list))
-    where = field(at, "merges")
-    out = []
+    try:  # the usual case, in C loops; any fault is found (and named) below
+        pairs = [tuple(m) if type(m) is list else tuple(m.split(" ")) for m in merges]
+        if not pairs or (set(map(len, pairs)) == {2} and set(map(type, chain.from_iterable(pairs))) == {str}):
+            return pairs
+    except (AttributeError, TypeError):  # a merge that is neither a list nor a string
+        pass
+    _locate_bad_merge(c, field(at, "merges"), merges, vocab)
+
+
+def build_bpe(checked: BPEModel, file: str, root: str, **options) -> BPE:
+    """functok's BPE of a checked model (``options`` go to :class:`functok.bpe.BPE`); a merge
+    of tokens that are not in the vocabulary is a :class:`TokenizerFileError` naming it."""
+    try:
+        return BPE(checked.vocab, checked.merges, **options)
+    except KeyError:
+        where = field(field(root, "model"), "merges")
+        _locate_bad_merge(Checker(file), where, checked.model["merges"], checked.vocab)
+
+
+def _locate_bad_merge(c: Checker, where: str, merges: list, vocab: dict[str, int]) -> NoReturn:
     for k, merge in enumerate(merges):
-        here = f"{where}[{k}]"
-        if isinstance(merge, str) and merge.count(" ") == 1:
-            pair = tuple(merge.split(" "))
-        elif isinstance(merge, list) and len(merge) == 2 and all(isinstance(t, str) for t in merge):
-            pair = tuple(merge)
-        else:
-            c.fail(here, f'expected a merge, "left right" or ["left", "right"], got {describe(merge)}')
-        for side, token in enumerate(pair):
-            if token not in vocab:
-                c.fail(f"{here}[{side}]" if isinstance(merge, list) else here,
-                       f"expected a token of the vocabulary, got {describe(token)}")
-        if pair[0] + pair[1] not in vocab:
-            c.fail(here, f"expected a merge whose result is a token, but {_shown(pair[0] + pair[1])} is not in "
-                         f"the vocabulary")
-        out.append(pair)
-    return out
+        _check_merge(c, f"{where}[{k}]", merge, vocab)
+    raise AssertionError("unreachable: a quick check failed, so a merge is at fault")
+
+
+def _check_merge(c: Checker, here: str, merge: Any, vocab: dict[str, int]) -> None:
+    if isinstance(merge, str) and merge.count(" ") == 1:
+        pair = tuple(merge.split(" "))
+    elif isinstance(merge, list) and len(merge) == 2 and all(isinstance(t, str) for t in merge):
+        pair = tuple(merge)
+    else:
+        c.fail(here, f'expected a merge, "left right" or ["left", "right"], got {describe(merge)}')
+    for side, token in enumerate(pair):
+        if token not in vocab:
+            c.fail(f"{here}[{side}]" if isinstance(merge, list) else here,
+                   f"expected a token of the vocabulary, got {describe(token)}")
+    if pair[0] + pair[1] not in vocab:
+        c.fail(here, f"expected a merge whose result is a token, but {_shown(pair[0] + pair[1])} is not in "
+                     f"the vocabulary")
 
 
 def _check_added_tokens(c: Checker, data: dict, root: str, vocab: dict[str, int]) -> dict[str, int]:
@@ -273,21 +305,10 @@ def read_tiktoken(path: str | os.PathLike) -> dict[bytes, int]:
     """A tiktoken rank file: one ``base64(token) rank`` per line, every token and every rank
     once, and a rank for each of the 256 single bytes (the merges start from them)."""
     file = str(path)
-    ranks: dict[bytes, int] = {}
-    line_of_rank: dict[int, int] = {}
-    line_of_token: dict[bytes, int] = {}
-    for number, line in enumerate(read_bytes(path).splitlines(), 1):
-        if not line.strip():
-            continue
-        token, rank = _tiktoken_line(file, number, line)
-        if token in line_of_token:
-            raise TokenizerFileError(file, f"line {number}", f"expected each token once, got {token!r} "
-                                                             f"again (line {line_of_token[token]})")
-        if rank in line_of_rank:
-            raise TokenizerFileError(file, f"line {number}", f"expected a unique rank, got {rank}, the rank "
-                                                             f"of line {line_of_rank[rank]}")
-        ranks[token] = rank
-        line_of_token[token] = line_of_rank[rank] = number
+    data = read_bytes(path)
+    ranks = _quick_ranks(data)
+    if ranks is None:
+        _locate_bad_line(file, data.splitlines())
     if not ranks:
         raise TokenizerFileError(file, None, f"expected lines {LINE}, got an empty file")
     missing = [b for b in range(256) if bytes((b,)) not in ranks]
@@ -297,14 +318,56 @@ def read_tiktoken(path: str | os.PathLike) -> dict[bytes, int]:
     return ranks
 
 
+# A whole rank file as tiktoken reads it (bytes.splitlines, then two fields split at white
+# space): lines of a base64 token and a rank of at most 10 digits, or blank lines.
+_SPACE = rb"[ \t\x0b\x0c]"
+_BASE64_CHARS = re.compile(rb"[A-Za-z0-9+/=]+")
+_RANK_FILE = re.compile(rb"(?:%s*[A-Za-z0-9+/=]+%s+[0-9]{1,10}%s*(?:\r\n|\r|\n|\Z)|%s*(?:\r\n|\r|\n))*"
+                        % (_SPACE, _SPACE, _SPACE, _SPACE))
+
+
+def _quick_ranks(data: bytes) -> dict[bytes, int] | None:
+    """The ranks when every line is right (the usual case, in C loops), else None."""
+    if _RANK_FILE.fullmatch(data) is None:
+        return None
+    fields = data.split()
+    try:
+        ranks = dict(zip(map(binascii.a2b_base64, fields[0::2]), map(int, fields[1::2])))
+    except binascii.Error:  # bad padding
+        return None
+    values = ranks.values()
+    if len(ranks) != len(fields) // 2 or len(set(values)) != len(ranks) or (ranks and max(values) >= MAX_ID):
+        return None
+    return ranks
+
+
+def _locate_bad_line(file: str, lines: list[bytes]) -> NoReturn:
+    line_of_rank: dict[int, int] = {}
+    line_of_token: dict[bytes, int] = {}
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        token, rank = _tiktoken_line(file, number, line)
+        if token in line_of_token:
+            raise TokenizerFileError(file, f"line {number}", f"expected each token once, got {token!r} "
+                                                             f"again (line {line_of_token[token]})")
+        if rank in line_of_rank:
+            raise TokenizerFileError(file, f"line {number}", f"expected a unique rank, got {rank}, the rank "
+                                                             f"of line {line_of_rank[rank]}")
+        line_of_token[token] = line_of_rank[rank] = number
+    raise AssertionError("unreachable: a quick check failed, so a line is at fault")
+
+
 def _tiktoken_line(file: str, number: int, line: bytes) -> tuple[bytes, int]:
     parts = line.split()
     where = f"line {number}"
     if len(parts) != 2:
         raise TokenizerFileError(file, where, f"expected {LINE}, got {len(parts)} field{'s' * (len(parts) != 1)}")
     try:
-        token = base64.b64decode(parts[0], validate=True)
-    except (binascii.Error, ValueError):
+        if _BASE64_CHARS.fullmatch(parts[0]) is None:
+            raise binascii.Error
+        token = binascii.a2b_base64(parts[0])
+    except binascii.Error:
         raise TokenizerFileError(file, where, f"expected {LINE}, but the token is not base64") from None
     rank = int(parts[1]) if parts[1].isdigit() and len(parts[1]) <= 10 else MAX_ID
     if rank >= MAX_ID:

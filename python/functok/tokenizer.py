@@ -38,13 +38,23 @@ from itertools import repeat
 from pathlib import Path
 from typing import Any
 
-from .bpe import BPE, byte_fallback_token
+from .bpe import byte_fallback_token
 from .decode import DEFAULT_MAX_OUTPUT, ERRORS
 from .decode import decode as decode_stream
 from .encode import pieces as codec_pieces
 from .encode import pretokens as codec_pretokens
 from .errors import FormatError
-from .loading import BPEModel, Checker, TokenizerFileError, check_bpe, describe, field, parse_json, read_text
+from .loading import (
+    BPEModel,
+    Checker,
+    TokenizerFileError,
+    build_bpe,
+    check_bpe,
+    describe,
+    field,
+    parse_json,
+    read_text,
+)
 from .opcodes import ESCAPE_CHAR, GROUP_FIRST, GROUP_LAST, MULTIREPEAT, REPEAT
 from .segment import TIE_BREAKS
 from .split import SPLITTERS
@@ -160,11 +170,11 @@ class Tokenizer:
         checked = _check_functok_model(hf_tokenizer, source)
         self._vocab: dict[str, int] = dict(checked.vocab)
         self._merges = checked.merges
-        self._id_to_token = {i: t for t, i in self._vocab.items()}
+        self._id_to_token = checked.id_to_token
         self.special_tokens = checked.special_tokens
         self._special_ids = {i: t for t, i in self.special_tokens.items()}
         self._byte_of = {self._vocab[byte_fallback_token(b)]: b for b in range(256)}
-        self._bpe = BPE(self._vocab, self._merges, byte_fallback=True)
+        self._bpe = build_bpe(checked, source, "$.tokenizer", byte_fallback=True)
         self.vocabulary = Vocabulary(
             name="functok",
             alphabet="characters",

@@ -29,8 +29,17 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from .bpe import BPE, TiktokenBPE, byte_fallback_token
-from .loading import Checker, TokenizerFileError, check_bpe, describe, parse_json, read_text, read_tiktoken
+from .bpe import TiktokenBPE, byte_fallback_token
+from .loading import (
+    Checker,
+    TokenizerFileError,
+    build_bpe,
+    check_bpe,
+    describe,
+    parse_json,
+    read_text,
+    read_tiktoken,
+)
 from .segment import TIE_BREAKS, Segmenter
 
 __all__ = [
@@ -281,16 +290,17 @@ def load_hf(source: str | os.PathLike | Mapping) -> Vocabulary:
 
 def _hf_vocabulary(data: Any, name: str) -> Vocabulary:
     checked = check_bpe(data, name, "$")
-    model, vocab, merges, special = checked
+    model, vocab, merges, special = checked.model, checked.vocab, checked.merges, checked.special_tokens
     c = Checker(name)
     for key in ("continuing_subword_prefix", "end_of_word_suffix"):
         c.get(model, "$.model", key, "null or \"\": subword prefixes and suffixes are not supported by the "
                                      "segmenter", lambda v: v in (None, ""), default=None)
     unk = c.get(model, "$.model", "unk_token", "null or a token of the vocabulary",
                 lambda v: v is None or (isinstance(v, str) and v in vocab), default=None)
-    bpe = BPE(
-        vocab,
-        merges,
+    bpe = build_bpe(
+        checked,
+        name,
+        "$",
         byte_fallback=bool(model.get("byte_fallback")),
         unk_token=unk,
         fuse_unk=bool(model.get("fuse_unk")),
