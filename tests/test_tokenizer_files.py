@@ -148,6 +148,11 @@ HF_CASES = [
     ("hf subword prefix", "hf.json", changed(hf_file, ("model", "continuing_subword_prefix"), "##"),
      "$.model.continuing_subword_prefix"),
     ("hf added tokens a string", "hf.json", changed(hf_file, ("added_tokens",), "x"), "$.added_tokens"),
+    ("hf added token on a vocabulary id", "hf.json",
+     changed(hf_file, ("added_tokens",), [{"id": 5, "content": "<new>"}]), ("$.added_tokens[0].id", "<0x04>")),
+    ("hf added tokens with one id", "hf.json",
+     changed(hf_file, ("added_tokens",), [{"id": 900, "content": "<a>"}, {"id": 900, "content": "<b>"}]),
+     "$.added_tokens[1].id"),
     ("hf deep nesting", "hf.json", '{"a": ' * 50_000, "nested"),
 ]
 
@@ -201,6 +206,8 @@ def test_the_good_files_load(tmp_path):
     assert tok.decode(tok.encode("ab").ids) == "ab"
     assert tok.vocab_size == 1 + 256 + 6
     assert len(load_hf(hf_file())) == 263
+    beyond = dict(hf_file(), added_tokens=[{"id": 1000, "content": "<|begin_of_text|>"}])  # as Llama 3's
+    assert load_hf(beyond).special_tokens == {"<|begin_of_text|>": 1000}
     assert len(load_vocabulary(write(tmp_path, "hf.json", json.dumps(hf_file())))) == 263
     assert len(read_tiktoken_ranks(write(tmp_path, "r.tiktoken", "\n".join(tiktoken_lines()) + "\n"))) == 258
     assert Tokenizer.from_file(FIXTURE).vocab_size == 1500

@@ -195,10 +195,11 @@ class BPEModel(NamedTuple):
     id_to_token: dict[int, str]
 
 
-def check_bpe(data: Any, file: str, root: str) -> BPEModel:
+def check_bpe(data: Any, file: str, root: str, *, added_in_vocab: bool = False) -> BPEModel:
     """Check the BPE parts of a ``tokenizer.json`` found at JSON path ``root`` of ``file``:
     an object ``model`` with a ``vocab`` of unique ids, ``merges`` of two strings, and
-    ``added_tokens`` that are vocabulary tokens. :func:`build_bpe` checks the merges' tokens."""
+    ``added_tokens`` with ids of their own (vocabulary tokens, when ``added_in_vocab``).
+    :func:`build_bpe` checks the merges' tokens."""
     c = Checker(file)
     if not isinstance(data, dict):
         c.fail(root, f"expected an object (a tokenizer.json), got {describe(data)}")
@@ -207,7 +208,7 @@ def check_bpe(data: Any, file: str, root: str) -> BPEModel:
     c.get(model, at, "type", '"BPE"', lambda v: v == "BPE", default="BPE")
     vocab, id_to_token = _check_vocab(c, model, at)
     merges = _check_merges(c, model, at, vocab)
-    specials = _check_added_tokens(c, data, root, vocab)
+    specials = _check_added_tokens(c, data, root, vocab, id_to_token, added_in_vocab)
     return BPEModel(model, vocab, merges, specials, id_to_token)
 
 
@@ -276,23 +277,35 @@ def _check_merge(c: Checker, here: str, merge: Any, vocab: dict[str, int]) -> No
                      f"the vocabulary")
 
 
-def _check_added_tokens(c: Checker, data: dict, root: str, vocab: dict[str, int]) -> dict[str, int]:
+def _check_added_tokens(c: Checker, data: dict, root: str, vocab: dict[str, int], id_to_token: dict[int, str],
+                        in_vocab: bool) -> dict[str, int]:
+    """Each added token once, with the vocabulary's id for it. A token missing from the
+    vocabulary (as Llama 3's specials are) is refused when ``in_vocab``, else it needs an id
+    no vocabulary token has."""
     added = c.get(data, root, "added_tokens", "a list of tokens", lambda v: v is None or isinstance(v, list),
                   default=None)
     where = field(root, "added_tokens")
     specials: dict[str, int] = {}
+    ids: set[int] = set()
     for k, token in enumerate(added or ()):
         here = f"{where}[{k}]"
         if not isinstance(token, dict):
             c.fail(here, f"expected an object with content and id, got {describe(token)}")
         content = c.get(token, here, "content", "a non-empty string", lambda v: isinstance(v, str) and v != "")
         i = c.get(token, here, "id", ID, is_id)
-        if vocab.get(content) != i:
-            c.fail(field(here, "id"), f"expected the vocabulary's id of {_shown(content)} "
-                                      f"({vocab.get(content, 'none: it is not in the vocabulary')}), got {i}")
+        if content in vocab or in_vocab:
+            if vocab.get(content) != i:
+                c.fail(field(here, "id"), f"expected the vocabulary's id of {_shown(content)} "
+                                          f"({vocab.get(content, 'none: it is not in the vocabulary')}), got {i}")
+        elif i in id_to_token:
+            c.fail(field(here, "id"), f"expected an id no vocabulary token has, got {i}, the id of "
+                                      f"{_shown(id_to_token[i])}")
         if content in specials:
             c.fail(here, f"expected each added token once, got {_shown(content)} again")
+        if i in ids:
+            c.fail(field(here, "id"), f"expected a unique id, got {i} again")
         specials[content] = i
+        ids.add(i)
     return specials
 
 

@@ -120,7 +120,7 @@ def _check_functok_model(hf: Any, file: str) -> BPEModel:
     """The ``tokenizer`` part of a functok file: a BPE ``tokenizer.json`` with byte fallback
     and all 256 byte tokens, and nothing that would change its ids on the fast path."""
     root = "$.tokenizer"
-    checked = check_bpe(hf, file, root)
+    checked = check_bpe(hf, file, root, added_in_vocab=True)
     c, at = Checker(file), field(root, "model")
     c.get(checked.model, at, "byte_fallback", "true: a functok tokenizer's BPE model must have byte_fallback",
           lambda v: v is True)
