@@ -10,6 +10,10 @@ step "Python: install the package with its dev extras into .venv"
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]'
 
+step "Python: cache GPT-2's tiktoken rank file (from the openai-whisper sdist) for the parity test"
+export FUNCTOK_GPT2_TIKTOKEN="$PWD/.cache/functok/gpt2.tiktoken"
+.venv/bin/python scripts/fetch_gpt2_tiktoken.py "$FUNCTOK_GPT2_TIKTOKEN"
+
 step "Python: pytest (codec, tables, splitter, conformance, tokenizer, CLI)"
 export FUNCTOK_HYPOTHESIS_EXAMPLES="${FUNCTOK_HYPOTHESIS_EXAMPLES:-200}"
 .venv/bin/python -m pytest -q -p no:cacheprovider

@@ -22,6 +22,7 @@ from .encode import pieces as pieces
 from .encode import pretokens as pretokens
 from .errors import ERROR_KINDS as ERROR_KINDS
 from .errors import FormatError as FormatError
+from .loading import TokenizerFileError as TokenizerFileError
 from .split import SPLITTERS as SPLITTERS
 from .split import split as split
 from .tokenizer import DecodeStream as DecodeStream
@@ -41,6 +42,7 @@ __all__ = [
     "SPEC_VERSION",
     "SPLITTERS",
     "Tokenizer",
+    "TokenizerFileError",
     "__version__",
     "decode",
     "encode",

@@ -32,22 +32,35 @@ import codecs
 import json
 import os
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
-from .bpe import BPE, byte_fallback_token
+from .bpe import byte_fallback_token
 from .decode import DEFAULT_MAX_OUTPUT, ERRORS
 from .decode import decode as decode_stream
 from .encode import pieces as codec_pieces
 from .encode import pretokens as codec_pretokens
 from .errors import FormatError
+from .loading import (
+    BPEModel,
+    Checker,
+    TokenizerFileError,
+    build_bpe,
+    check_bpe,
+    describe,
+    field,
+    parse_json,
+    read_text,
+)
 from .opcodes import ESCAPE_CHAR, GROUP_FIRST, GROUP_LAST, MULTIREPEAT, REPEAT
 from .segment import TIE_BREAKS
 from .split import SPLITTERS
 from .vocab import Vocabulary, reachable_by_merges
 
-__all__ = ["FORMAT_VERSION", "DecodeStream", "Encoding", "Tokenizer"]
+__all__ = ["FORMAT_VERSION", "DecodeStream", "Encoding", "Tokenizer", "TokenizerFileError"]
 
 FORMAT_VERSION = 1  # of the tokenizer file; the loader refuses any other
 ALPHABET = "characters+byte-fallback"
@@ -64,36 +77,65 @@ def _spec_version() -> str:
 # --- The tokenizer file -------------------------------------------------------------------
 
 
-def _check_header(header: Any) -> dict:
-    """Refuse a tokenizer file this functok cannot read, saying why."""
+def _check_header(header: Any, file: str = "<dict>") -> dict:
+    """Refuse a tokenizer file this functok cannot read, saying why (spec 11.2): every failure
+    is a :class:`TokenizerFileError` naming ``file`` and the header's JSON path."""
+    c = Checker(file)
+    at = "$.functok"
     if not isinstance(header, dict):
-        raise ValueError("not a functok tokenizer file: no 'functok' header object")
+        c.fail(at, f"not a functok tokenizer file: expected the header object, got {describe(header)}")
     version = header.get("format_version")
-    if version != FORMAT_VERSION:
-        raise ValueError(
-            f"functok tokenizer file format version {version!r} is not supported: this functok "
-            f"reads version {FORMAT_VERSION}"
-        )
+    if type(version) is not int or version != FORMAT_VERSION:
+        c.fail(field(at, "format_version"), f"functok tokenizer file format version {json.dumps(version)} "
+                                            f"is not supported: expected {FORMAT_VERSION}, the version "
+                                            f"this functok reads")
+    _check_spec_version(c, header.get("spec_version"), field(at, "spec_version"))
+    c.get(header, at, "splitter", f"one of {SPLITTERS} (unknown splitter)", lambda v: v in SPLITTERS)
+    c.get(header, at, "normalize", '"nfc" or null (unknown normalization)', lambda v: v in ("nfc", None))
+    c.get(header, at, "split_operators", "true or false", lambda v: isinstance(v, bool))
+    c.get(header, at, "alphabet", f"{ALPHABET!r} (unknown alphabet)", lambda v: v == ALPHABET, default=ALPHABET)
+    return header
+
+
+def _check_spec_version(c: Checker, theirs: Any, where: str) -> None:
     ours = _spec_version()
-    theirs = str(header.get("spec_version"))
     mine = tuple(int(x) for x in ours.split("."))
-    try:
-        saved = tuple(int(x) for x in theirs.split("."))
-    except ValueError:
-        saved = ()
+    saved = tuple(map(int, theirs.split("."))) if isinstance(theirs, str) and _VERSION.match(theirs) else ()
     # Same MAJOR, and no newer MINOR: a newer minor may assign code points we do not know.
     if len(saved) != 3 or saved[0] != mine[0] or saved[1] > mine[1]:
-        raise ValueError(
-            f"tokenizer was saved for format spec_version {theirs}; this functok implements "
-            f"spec_version {ours} and reads {mine[0]}.0.0 up to {ours}"
-        )
-    if header.get("splitter") not in SPLITTERS:
-        raise ValueError(f"unknown splitter {header.get('splitter')!r}; known: {SPLITTERS}")
-    if header.get("normalize") not in ("nfc", None):
-        raise ValueError(f"unknown normalization {header.get('normalize')!r}")
-    if header.get("alphabet", ALPHABET) != ALPHABET:
-        raise ValueError(f"unknown alphabet {header.get('alphabet')!r}; expected {ALPHABET!r}")
-    return header
+        shown = theirs if isinstance(theirs, str) and len(theirs) < 40 else describe(theirs)
+        c.fail(where, f"tokenizer was saved for format spec_version {shown}; this functok implements "
+                      f"spec_version {ours}: expected {mine[0]}.0.0 up to {ours}")
+
+
+_VERSION = re.compile(r"[0-9]{1,9}\.[0-9]{1,9}\.[0-9]{1,9}\Z")
+# Fields of tokenizer.json that would make the `tokenizers` fast path give other ids than
+# functok's own BPE: functok makes the pre-tokens, and its BPE has no dropout, unknown token,
+# subword prefix or suffix.
+_NULL_FIELDS = ("normalizer", "pre_tokenizer", "post_processor", "decoder", "truncation", "padding")
+_NULL_MODEL_FIELDS = ("dropout", "unk_token", "continuing_subword_prefix", "end_of_word_suffix")
+
+
+def _check_functok_model(hf: Any, file: str) -> BPEModel:
+    """The ``tokenizer`` part of a functok file: a BPE ``tokenizer.json`` with byte fallback
+    and all 256 byte tokens, and nothing that would change its ids on the fast path."""
+    root = "$.tokenizer"
+    checked = check_bpe(hf, file, root, added_in_vocab=True)
+    c, at = Checker(file), field(root, "model")
+    c.get(checked.model, at, "byte_fallback", "true: a functok tokenizer's BPE model must have byte_fallback",
+          lambda v: v is True)
+    c.absent_or_null(hf, root, _NULL_FIELDS, "functok makes the pre-tokens and ids itself")
+    c.absent_or_null(checked.model, at, _NULL_MODEL_FIELDS, "functok's BPE has none")
+    c.get(checked.model, at, "ignore_merges", "false", lambda v: v is False, default=False)
+    bytes_ = {byte_fallback_token(b) for b in range(256)}
+    missing = sorted(bytes_ - checked.vocab.keys())
+    if missing:
+        c.fail(field(at, "vocab"), f"the vocabulary lacks byte-fallback tokens, e.g. {missing[0]}: expected "
+                                   f"all 256, <0x00> to <0xFF>, or ids would not be lossless")
+    for k, token in enumerate(checked.special_tokens):
+        if token in bytes_:  # its id would decode as the byte, not as the special token's text
+            c.fail(f"{field(root, 'added_tokens')}[{k}]", f"expected a special token, got the byte token {token}")
+    return checked
 
 
 class Tokenizer:
@@ -107,7 +149,9 @@ class Tokenizer:
         normalize: str | None = "nfc",
         split_operators: bool = True,
         spec_version: str | None = None,
+        source: str = "<dict>",
     ) -> None:
+        """``source`` names the tokenizer's origin (its file) in a :class:`TokenizerFileError`."""
         self.header = _check_header(
             {
                 "format_version": FORMAT_VERSION,
@@ -116,26 +160,21 @@ class Tokenizer:
                 "normalize": normalize,
                 "split_operators": bool(split_operators),
                 "alphabet": ALPHABET,
-            }
+            },
+            source,
         )
         self.splitter = splitter
         self.normalize = normalize
         self.split_operators = bool(split_operators)
         self.hf_json = hf_tokenizer
-        model = hf_tokenizer["model"]
-        if not model.get("byte_fallback"):
-            raise ValueError("a functok tokenizer's BPE model must have byte_fallback")
-        self._vocab: dict[str, int] = dict(model["vocab"])
-        self._merges = [tuple(m) if not isinstance(m, str) else tuple(m.split(" ", 1)) for m in model["merges"]]
-        self._id_to_token = {i: t for t, i in self._vocab.items()}
-        self.special_tokens = {t["content"]: t["id"] for t in hf_tokenizer.get("added_tokens") or ()}
+        checked = _check_functok_model(hf_tokenizer, source)
+        self._vocab: dict[str, int] = dict(checked.vocab)
+        self._merges = checked.merges
+        self._id_to_token = checked.id_to_token
+        self.special_tokens = checked.special_tokens
         self._special_ids = {i: t for t, i in self.special_tokens.items()}
-        missing = [byte_fallback_token(b) for b in range(256) if byte_fallback_token(b) not in self._vocab]
-        if missing:
-            raise ValueError(f"the vocabulary lacks byte-fallback tokens, e.g. {missing[0]}: ids "
-                             f"would not be lossless")
         self._byte_of = {self._vocab[byte_fallback_token(b)]: b for b in range(256)}
-        self._bpe = BPE(self._vocab, self._merges, byte_fallback=True)
+        self._bpe = build_bpe(checked, source, "$.tokenizer", byte_fallback=True)
         self.vocabulary = Vocabulary(
             name="functok",
             alphabet="characters",
@@ -162,6 +201,7 @@ class Tokenizer:
         split_operators: bool = True,
         min_frequency: int = 0,
         special_tokens: Sequence[str] = (),
+        limit_alphabet: int | None = None,
         show_progress: bool = True,
     ) -> Tokenizer:
         """Train BPE (Hugging Face ``tokenizers``) on the codec's pre-tokens.
@@ -169,41 +209,35 @@ class Tokenizer:
         ``files_or_iterator``: a path or a list/tuple of paths (read as UTF-8), or any other
         iterable of texts (``iter(list_of_texts)`` for texts held in a list).
         ``vocab_size`` counts everything: special tokens, the 256 byte tokens, the alphabet
-        and the merges. Needs ``pip install 'functok[train]'``.
+        and the merges. The result has exactly ``vocab_size`` tokens, or fewer when the corpus
+        runs out of merges (or ``min_frequency`` stops them), never more: when the corpus has
+        more distinct characters than there is room for, the most frequent are kept and the
+        rarest are written with byte-fallback tokens (still lossless). ``limit_alphabet`` keeps
+        at most that many characters, leaving the rest of the room to merges. The floor is
+        257 plus the special tokens (256 byte tokens and one trained token); below it the
+        call raises ``ValueError``. Needs ``pip install 'functok[train]'``.
         """
         try:
             from tokenizers import Tokenizer as HFTokenizer
             from tokenizers import models, trainers
         except ImportError as exc:  # pragma: no cover - depends on the environment
             raise ImportError("training needs `tokenizers`: pip install 'functok[train]'") from exc
-        special_tokens = list(special_tokens)
-        budget = vocab_size - 256
-        if budget <= len(special_tokens):
-            raise ValueError(f"vocab_size {vocab_size} leaves no room beside the 256 byte tokens")
+        special_tokens = list(dict.fromkeys(special_tokens))
+        room = _alphabet_room(vocab_size, special_tokens)
+        counts = _pretoken_counts(_texts(files_or_iterator), normalize, splitter, split_operators)
+        alphabet = _kept_alphabet(counts, room if limit_alphabet is None else max(0, min(limit_alphabet, room)))
         trainer = trainers.BpeTrainer(
-            vocab_size=budget,
+            vocab_size=vocab_size - 256,  # the trainer's count: specials, alphabet, merges
             min_frequency=min_frequency,
             special_tokens=special_tokens,
             show_progress=show_progress,
+            # Our choice of characters, exactly: the trainer's own limit_alphabet breaks ties
+            # in hash order, so it would train a different tokenizer on each run.
+            **({} if alphabet is None else {"initial_alphabet": alphabet, "limit_alphabet": len(alphabet)}),
         )
         hf = HFTokenizer(models.BPE(byte_fallback=True))  # no normalizer, no pre-tokenizer:
         # every sequence we yield is one pre-token, i.e. one BPE word
-
-        def batches() -> Iterator[list[str]]:
-            batch: list[str] = []
-            for text in _texts(files_or_iterator):
-                batch.extend(
-                    codec_pretokens(
-                        text, normalize=normalize, splitter=splitter, split_operators=split_operators
-                    )
-                )
-                if len(batch) >= 8192:
-                    yield batch
-                    batch = []
-            if batch:
-                yield batch
-
-        hf.train_from_iterator(batches(), trainer)
+        hf.train_from_iterator(_word_batches(counts), trainer)
         trained = json.loads(hf.to_str())
         return cls(
             _with_byte_tokens(trained, special_tokens),
@@ -222,22 +256,29 @@ class Tokenizer:
         Path(path).write_text(self.to_str(), encoding="utf-8")
 
     @classmethod
-    def from_str(cls, text: str) -> Tokenizer:
-        data = json.loads(text)
+    def from_str(cls, text: str, *, source: str = "<string>") -> Tokenizer:
+        """A tokenizer from the text of its file; ``source`` names it in errors. Any fault is a
+        :class:`TokenizerFileError` (a ``ValueError``) naming the file and the JSON path."""
+        return cls._from_data(parse_json(text, source), source)
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike) -> Tokenizer:
+        return cls.from_str(read_text(path), source=str(path))
+
+    @classmethod
+    def _from_data(cls, data: Any, source: str) -> Tokenizer:
         if not isinstance(data, dict) or "functok" not in data or "tokenizer" not in data:
-            raise ValueError("not a functok tokenizer file: expected the keys 'functok' and 'tokenizer'")
-        h = _check_header(data["functok"])
+            raise TokenizerFileError(source, "$", f"not a functok tokenizer file: expected an object with "
+                                                  f"the keys \"functok\" and \"tokenizer\", got {describe(data)}")
+        h = _check_header(data["functok"], source)
         return cls(
             data["tokenizer"],
             splitter=h["splitter"],
             normalize=h["normalize"],
             split_operators=h["split_operators"],
             spec_version=h["spec_version"],
+            source=source,
         )
-
-    @classmethod
-    def from_file(cls, path: str | os.PathLike) -> Tokenizer:
-        return cls.from_str(Path(path).read_text(encoding="utf-8"))
 
     def __reduce__(self):  # pickle (multiprocessing) through the file format, without caches
         return (Tokenizer.from_str, (self.to_str(),))
@@ -764,6 +805,63 @@ def _texts(source) -> Iterator[str]:
         if not isinstance(text, str):
             raise TypeError(f"expected texts (str), got {type(text).__name__}")
         yield text
+
+
+def _pretoken_counts(texts: Iterable[str], normalize, splitter, split_operators) -> Counter[str]:
+    """How often each pre-token (a BPE word) occurs: what the trainer counts, counted first so
+    that the alphabet can be chosen before training."""
+    counts: Counter[str] = Counter()
+    for text in texts:
+        counts.update(codec_pretokens(text, normalize=normalize, splitter=splitter, split_operators=split_operators))
+    return counts
+
+
+def _kept_alphabet(counts: Counter[str], limit: int) -> list[str] | None:
+    """The ``limit`` most frequent characters (ties: the smaller code point), or None when all
+    fit. Frequencies count every occurrence, as the trainer's do."""
+    if len(set("".join(counts))) <= limit:
+        return None
+    by_count: dict[int, list[str]] = {}
+    for word, n in counts.items():
+        by_count.setdefault(n, []).append(word)
+    frequency: Counter[str] = Counter()
+    for n, words in by_count.items():  # one C-speed count per distinct word frequency
+        for ch, k in Counter("".join(words)).items():
+            frequency[ch] += k * n
+    ranked = sorted(frequency, key=lambda ch: (-frequency[ch], ord(ch)))
+    return sorted(ranked[:limit])
+
+
+def _word_batches(counts: Counter[str], size: int = 8192) -> Iterator[list[str]]:
+    """Each pre-token as often as it occurred, in lists of about ``size``."""
+    batch: list[str] = []
+    for word, n in counts.items():
+        while n:
+            take = min(n, size - len(batch))
+            batch.extend(repeat(word, take))
+            n -= take
+            if len(batch) >= size:
+                yield batch
+                batch = []
+    if batch:
+        yield batch
+
+
+def _alphabet_room(vocab_size: int, special_tokens: list[str]) -> int:
+    """The characters that fit beside the 256 byte tokens and the special tokens (without
+    this limit the trainer keeps every character it sees, whatever ``vocab_size`` says)."""
+    byte_tokens = [t for t in special_tokens if t in _BYTE_TOKENS]
+    if byte_tokens:
+        raise ValueError(f"special token {byte_tokens[0]} is a byte-fallback token; its id would decode "
+                         f"as the byte")
+    floor = 256 + len(special_tokens) + 1
+    if type(vocab_size) is not int or vocab_size < floor:
+        raise ValueError(f"vocab_size {vocab_size!r} leaves no room for the alphabet: the floor is {floor}: "
+                         f"256 byte-fallback tokens, {len(special_tokens)} special tokens and one trained token")
+    return vocab_size - 256 - len(special_tokens)
+
+
+_BYTE_TOKENS = frozenset(byte_fallback_token(b) for b in range(256))
 
 
 def _with_byte_tokens(trained: dict, special_tokens: list[str]) -> dict:

@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .loading import TokenizerFileError
 from .vocab import PATTERNS, Vocabulary, find_gpt2_tiktoken, load_vocabulary
 
 __all__ = ["BUCKETS", "Report", "add_command", "measure"]
@@ -186,6 +187,19 @@ def _load(spec: str, pattern: str | None) -> Vocabulary:
     return load_vocabulary(spec, pattern=pattern)
 
 
+def _measure_files(vocabulary: Vocabulary, files: list[Path], sizes: list[int], reachable_only: bool,
+                   report: Report, progress: _Progress) -> None:
+    for path, size in zip(files, sizes):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            print(f"functok tsr: skipped {path}: not UTF-8", file=sys.stderr)
+            continue
+        measure(vocabulary, [text], reachable_only=reachable_only, report=report)
+        report.files += 1
+        progress.update(size)
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         vocabulary = _load(args.vocab, args.pattern)
@@ -198,15 +212,10 @@ def run(args: argparse.Namespace) -> int:
     progress = _Progress(sum(sizes), show)
     report = Report(vocabulary.name, vocabulary.alphabet, len(vocabulary), args.reachable_only)
     try:
-        for path, size in zip(files, sizes):
-            try:
-                text = path.read_text(encoding="utf-8")
-            except UnicodeDecodeError:
-                print(f"functok tsr: skipped {path}: not UTF-8", file=sys.stderr)
-                continue
-            measure(vocabulary, [text], reachable_only=args.reachable_only, report=report)
-            report.files += 1
-            progress.update(size)
+        _measure_files(vocabulary, files, sizes, args.reachable_only, report, progress)
+    except (OSError, TokenizerFileError, ImportError) as e:  # e.g. a tokenizer.json `tokenizers` cannot run
+        print(f"functok tsr: {e}", file=sys.stderr)
+        return 2
     finally:
         progress.close()
     if args.json:

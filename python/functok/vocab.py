@@ -21,7 +21,6 @@ then ``$XDG_CACHE_HOME/functok/gpt2.tiktoken`` (default ``~/.cache/functok/gpt2.
 
 from __future__ import annotations
 
-import base64
 import functools
 import json
 import os
@@ -30,7 +29,17 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from .bpe import BPE, TiktokenBPE, byte_fallback_token
+from .bpe import TiktokenBPE, byte_fallback_token
+from .loading import (
+    Checker,
+    TokenizerFileError,
+    build_bpe,
+    check_bpe,
+    describe,
+    parse_json,
+    read_text,
+    read_tiktoken,
+)
 from .segment import TIE_BREAKS, Segmenter
 
 __all__ = [
@@ -272,28 +281,32 @@ def load_hf(source: str | os.PathLike | Mapping) -> Vocabulary:
 
     Greedy ids come from :class:`functok.bpe.BPE` (identical to ``tokenizers``). Pre-tokenizing
     runs the file's own normalizer and pre-tokenizer, so it needs ``tokenizers`` installed.
+    A malformed file raises :class:`functok.TokenizerFileError`.
     """
     if isinstance(source, Mapping):
-        data, name = dict(source), "tokenizer.json"
-    else:
-        data, name = json.loads(Path(source).read_text(encoding="utf-8")), str(source)
-    model = data.get("model") or {}
-    if model.get("type", "BPE") != "BPE" or "merges" not in model:
-        raise ValueError(f"{name}: not a BPE tokenizer.json (model type {model.get('type')!r})")
-    vocab: dict[str, int] = model["vocab"]
-    merges = [tuple(m) if not isinstance(m, str) else tuple(m.split(" ", 1)) for m in model["merges"]]
-    if model.get("continuing_subword_prefix") or model.get("end_of_word_suffix"):
-        raise ValueError(f"{name}: subword prefixes/suffixes are not supported by the segmenter")
-    bpe = BPE(
-        vocab,
-        merges,
+        return _hf_vocabulary(dict(source), "tokenizer.json")
+    return _hf_vocabulary(parse_json(read_text(source), str(source)), str(source))
+
+
+def _hf_vocabulary(data: Any, name: str) -> Vocabulary:
+    checked = check_bpe(data, name, "$")
+    model, vocab, merges, special = checked.model, checked.vocab, checked.merges, checked.special_tokens
+    c = Checker(name)
+    for key in ("continuing_subword_prefix", "end_of_word_suffix"):
+        c.get(model, "$.model", key, "null or \"\": subword prefixes and suffixes are not supported by the "
+                                     "segmenter", lambda v: v in (None, ""), default=None)
+    unk = c.get(model, "$.model", "unk_token", "null or a token of the vocabulary",
+                lambda v: v is None or (isinstance(v, str) and v in vocab), default=None)
+    bpe = build_bpe(
+        checked,
+        name,
+        "$",
         byte_fallback=bool(model.get("byte_fallback")),
-        unk_token=model.get("unk_token"),
+        unk_token=unk,
         fuse_unk=bool(model.get("fuse_unk")),
         ignore_merges=bool(model.get("ignore_merges")),
     )
-    special = {t["content"]: t["id"] for t in data.get("added_tokens") or ()}
-    byte_level = "ByteLevel" in json.dumps([data.get("pre_tokenizer"), data.get("decoder")])
+    byte_level = _mentions("ByteLevel", [data.get("pre_tokenizer"), data.get("decoder")])
 
     back = {c: b for b, c in bytes_to_unicode().items()}
 
@@ -309,14 +322,29 @@ def load_hf(source: str | os.PathLike | Mapping) -> Vocabulary:
         tokens=vocab,
         special_tokens=special,
         greedy=bpe.tokenize,
-        pre_tokenize=_hf_pre_tokenizer(data),
+        pre_tokenize=_hf_pre_tokenizer(data, name),
         reachable=lambda: reachable_by_merges(vocab, merges),
         byte_fallback=bpe.byte_fallback,
         to_text=to_text,
     )
 
 
-def _hf_pre_tokenizer(data: Mapping) -> Callable[[str], list[str]]:
+def _mentions(text: str, value: Any) -> bool:
+    """Does ``text`` occur in a string anywhere in the JSON ``value`` (any depth, no recursion)?"""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str) and text in v:
+            return True
+        if isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return False
+
+
+def _hf_pre_tokenizer(data: Mapping, name: str) -> Callable[[str], list[str]]:
     """The file's normalizer and pre-tokenizer, run by ``tokenizers`` (imported lazily)."""
     state: dict = {}
 
@@ -328,7 +356,11 @@ def _hf_pre_tokenizer(data: Mapping) -> Callable[[str], list[str]]:
                 raise ImportError(
                     "pre-tokenizing with a tokenizer.json needs `tokenizers` (pip install tokenizers)"
                 ) from exc
-            hf = HFTokenizer.from_str(json.dumps(data))
+            try:
+                hf = HFTokenizer.from_str(json.dumps(data))
+            except Exception as e:  # a normalizer or pre-tokenizer `tokenizers` does not know
+                problem = " ".join(str(e).split())[:200]
+                raise TokenizerFileError(name, "$", f"`tokenizers` cannot read it: {problem}") from None
             state["normalizer"] = hf.normalizer
             state["pre_tokenizer"] = hf.pre_tokenizer
         if state["normalizer"] is not None:
@@ -344,13 +376,9 @@ def _hf_pre_tokenizer(data: Mapping) -> Callable[[str], list[str]]:
 
 
 def read_tiktoken_ranks(path: str | os.PathLike) -> dict[bytes, int]:
-    """A tiktoken rank file: one ``base64(token) rank`` per line."""
-    ranks: dict[bytes, int] = {}
-    for line in Path(path).read_bytes().splitlines():
-        if line.strip():
-            token, rank = line.split()
-            ranks[base64.b64decode(token)] = int(rank)
-    return ranks
+    """A tiktoken rank file: one ``base64(token) rank`` per line (every token and rank once,
+    all 256 single bytes ranked); else :class:`functok.TokenizerFileError`."""
+    return read_tiktoken(path)
 
 
 def load_tiktoken(
@@ -402,7 +430,10 @@ def _regex_pre_tokenizer(pattern: str) -> Callable[[str], list[str]]:
         import regex
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError(f"the {pattern!r} pre-tokenizer needs the `regex` module") from exc
-    compiled = regex.compile(PATTERNS.get(pattern, pattern))
+    try:
+        compiled = regex.compile(PATTERNS.get(pattern, pattern))
+    except regex.error as e:
+        raise ValueError(f"the pre-tokenizer pattern {pattern!r} is not a valid regex: {e}") from None
     return compiled.findall
 
 
@@ -444,13 +475,20 @@ def find_gpt2_tiktoken() -> Path | None:
 
 
 def load_vocabulary(path: str | os.PathLike, *, pattern: str | None = None) -> Vocabulary:
-    """A functok tokenizer file, a ``tokenizer.json``, or (anything else) a tiktoken file."""
-    p = Path(path)
-    if p.suffix == ".json":
-        data = json.loads(p.read_text(encoding="utf-8"))
-        if "functok" in data:
-            from .tokenizer import Tokenizer
+    """A functok tokenizer file, a ``tokenizer.json``, or (anything else) a tiktoken file.
 
-            return Tokenizer.from_str(json.dumps(data)).vocabulary
-        return load_hf(data)
-    return load_tiktoken(p, pattern=pattern)
+    A file that is not one of these raises :class:`functok.TokenizerFileError` naming it.
+    """
+    p = Path(path)
+    if p.suffix != ".json":
+        return load_tiktoken(p, pattern=pattern)
+    name = str(path)
+    data = parse_json(read_text(p), name)
+    if not isinstance(data, dict):
+        raise TokenizerFileError(name, "$", f"expected an object (a functok tokenizer file or a "
+                                            f"tokenizer.json), got {describe(data)}")
+    if "functok" in data:
+        from .tokenizer import Tokenizer
+
+        return Tokenizer._from_data(data, name).vocabulary
+    return _hf_vocabulary(data, name)
