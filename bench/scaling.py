@@ -69,7 +69,8 @@ def _small_tokenizer():
 
     from functok.tokenizer import Tokenizer
 
-    tok = Tokenizer.from_file(Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "tokenizer-small.json")
+    fixtures = Path(__file__).resolve().parents[1] / "tests" / "fixtures"
+    tok = Tokenizer.from_file(fixtures / "tokenizer-small.json")
     tok._hf = False
     return tok
 

@@ -113,20 +113,13 @@ def test_stream_equals_decode_for_every_prefix(ids, max_output):
             assert _streamed(ids[:k], errors, max_output) == expected, (errors, k)
             if errors == "replace":
                 assert isinstance(expected, str)  # lenient mode never raises
-
-
-@given(model_ids(), st.sampled_from(LIMITS))
-def test_what_is_returned_is_final(ids, max_output):
-    for errors in ("strict", "replace"):
         full = _decoded(ids, errors, max_output)
-        if not isinstance(full, str):
-            continue
-        stream = DecodeStream(TOK, errors=errors, max_output=max_output)
-        emitted = ""
-        for i in ids:
-            emitted += stream.step(i) or ""
-            assert full.startswith(emitted)
-        assert emitted + stream.finish() == full
+        if isinstance(full, str):  # what a step returns is final: a prefix of the end result
+            stream = DecodeStream(TOK, errors=errors, max_output=max_output)
+            emitted = ""
+            for i in ids:
+                emitted += stream.step(i) or ""
+                assert full.startswith(emitted)
 
 
 # --- item 9: one error rule -----------------------------------------------------------------

@@ -30,10 +30,11 @@ from __future__ import annotations
 
 import bisect
 import codecs
+import functools
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -609,7 +610,7 @@ class ByteFallbackError(UnicodeDecodeError):
         return (ByteFallbackError, (self.object, self.reason, self.id_index))
 
 
-IdError = TokenFormatError | UnknownTokenIdError | ByteFallbackError
+_IdError = TokenFormatError | UnknownTokenIdError | ByteFallbackError
 
 
 def _utf8_error(data: bytes, first_index: int) -> ByteFallbackError:
@@ -645,10 +646,15 @@ class _IdReader:
         pieces = self.end_bytes()
         token = self._token_of.get(id)
         if token is None:
-            self._fail(UnknownTokenIdError(id, index))
+            self._fail(lambda: UnknownTokenIdError(id, index))
             token = "\ufffd"
         pieces.append((token, index))
         return pieces
+
+    @property
+    def in_bytes(self) -> bool:
+        """Is a UTF-8 sequence of byte-fallback ids unfinished?"""
+        return bool(self._utf8.getstate()[0])
 
     def end_bytes(self) -> list[tuple[str, int]]:
         """A run of byte-fallback ids has ended: an unfinished sequence is U+FFFD."""
@@ -675,9 +681,9 @@ class _IdReader:
             return [(chars[0], first), (chars[1], index)]
         return [(chars, first)]
 
-    def _fail(self, error) -> None:
+    def _fail(self, error: Callable[[], UnknownTokenIdError | ByteFallbackError]) -> None:
         if self._strict and self.error is None:
-            self.error = error() if callable(error) else error
+            self.error = error()
 
 
 def _read_bytes(run: bytearray, first_index: int, tokens: list[str], strict: bool, first_error):
@@ -754,11 +760,10 @@ class DecodeStream:
     id error in its text. The stream raises as soon as the winner is certain: an id error
     waits while the group it falls in could still report an earlier error.
 
-    >>> eot = tok.encode("Hi").ids + [10**9, tok.token_to_id("<0xFF>")]
     >>> stream = DecodeStream(tok)
-    >>> [stream.step(i) for i in eot[:-2]]
+    >>> [stream.step(i) for i in tok.encode("Hi").ids]
     [None, 'H', 'i']
-    >>> stream.step(eot[-2])
+    >>> stream.step(10**9)  # CAPITALIZE(0) has its slot: nothing open can raise before this id
     Traceback (most recent call last):
     ...
     functok.tokenizer.UnknownTokenIdError: unknown token id 1000000000 (at index 3)
@@ -792,6 +797,9 @@ class DecodeStream:
             if not self.skip_special_tokens:
                 out += special
             return out or None
+        token = self.tokenizer._id_to_token.get(id)
+        if token is not None and not self._reader.in_bytes and id not in self.tokenizer._byte_of:
+            return self._stretch.feed(token, index) or None  # the common case, in short
         return self._feed(self._reader.read(id, index)) or None
 
     def finish(self) -> str:
@@ -816,6 +824,7 @@ class DecodeStream:
 # nothing after it yet is not matched (it waits for its code point).
 _LITERAL = re.compile(r"(?:[^\ue000-\uefff]|\uefff[\s\S])*")
 _GROUP_RUN = re.compile("[\ue000-\ueffe]*")
+_NEEDS_CARE = re.compile("[\ud800-\udfff\ue000-\uefff]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SLOT = re.compile("\uefff[\\s\\S]|[\\s\\S]")
 
@@ -858,24 +867,11 @@ class _Unit:
         self.in_group = False
         self.group = "".join(self._chunks)
         self._chunks = []
-        self.marks_at: dict[int, list[int]] = {}  # slot -> its case and diacritic opcodes
-        growing: list[tuple[int, int, int]] = []  # (start, end, count) of repeats that grow
-        self.has_repeat = False
-        self.reach = 0  # slots the instructions name
-        for opcode, args in _instructions(self.group):
-            if opcode == REPEAT or opcode == MULTIREPEAT:
-                self.has_repeat = True
-                start, end, count = (args[0], args[0] + 1, args[1]) if opcode == REPEAT else args
-                self.reach = max(self.reach, end, start + 1)  # a bad range names slots too
-                if count >= 2 and end > start:
-                    growing.append((start, end, count))
-            else:
-                self.marks_at.setdefault(args[0], []).append(opcode)
-                self.reach = max(self.reach, args[0] + 1)
-        self.growing = growing
-        self.hold_from = min((s for s, _, _ in growing), default=self.reach)
+        info = _group_info(self.group)
+        self.marks_at, self.growing, self.has_repeat, self.reach, self.clean = info
+        self.hold_from = min((s for s, _, _ in self.growing), default=self.reach)
         # Each slot is at least one code point: a lower bound on any growing repeat's growth.
-        self.least_growth = min(((c - 1) * (e - s) for s, e, c in growing), default=0)
+        self.least_growth = min(((c - 1) * (e - s) for s, e, c in self.growing), default=0)
         self.head: list[str] = []  # the raw first `reach` slots
         self.slot_out: list[str] = []  # their decodings without repeats
         self.size = 0  # code points of slot_out
@@ -885,7 +881,7 @@ class _Unit:
         self.held: list[str] = []  # their text, while a repeat may still change the head
         self.head_out: str | None = None  # the head's decoding once known (strict mode)
         self.failed = False  # strict mode: the head's decoding raised
-        self.settled = not growing  # no growing repeat can apply any more (or there is none)
+        self.settled = not self.growing  # no growing repeat can apply any more (or there is none)
 
     def group_index(self, offset: int) -> int:
         """The index of the id holding code point ``offset`` of the group."""
@@ -899,20 +895,40 @@ class _Unit:
         return decode_stream("".join(chr(op) + "\ue000" for op in ops) + raw, errors="replace")
 
 
-def _instructions(group: str) -> Iterator[tuple[int, tuple[int, ...]]]:
-    """The well-formed instructions of a group, as spec 7.2 parses it (errors are skipped)."""
+@functools.lru_cache(maxsize=4096)
+def _group_info(group: str) -> tuple[dict[int, list[int]], list[tuple[int, int, int]], bool, int, bool]:
+    """What a group does to its text, as spec 7.2 parses it: (slot -> its case and diacritic
+    opcodes, (start, end, count) of each repeat that grows the text, has it a repeat, how many
+    slots its instructions name, does it parse without error). Read-only: it is shared."""
+    marks_at: dict[int, list[int]] = {}
+    growing: list[tuple[int, int, int]] = []
+    has_repeat = False
+    reach = 0
+    clean = True
     i = 0
     while i < len(group):
         info = OPCODES.get(ord(group[i]))
         if info is None:  # a stray argument or an unknown opcode
+            clean = False
             i += 1
             continue
         j = i + 1
         while j < len(group) and j - i <= info.arity and ord(group[j]) <= ARGUMENT_LAST:
             j += 1
-        if j - i - 1 == info.arity:
-            yield ord(group[i]), tuple(ord(c) - ARGUMENT_FIRST for c in group[i + 1 : j])
+        opcode, args = ord(group[i]), tuple(ord(c) - ARGUMENT_FIRST for c in group[i + 1 : j])
         i = j
+        if len(args) < info.arity:
+            clean = False  # truncated
+        elif opcode == REPEAT or opcode == MULTIREPEAT:
+            has_repeat = True
+            start, end, count = (args[0], args[0] + 1, args[1]) if opcode == REPEAT else args
+            reach = max(reach, end, start + 1)  # a bad range names slots too
+            if count >= 2 and end > start:
+                growing.append((start, end, count))
+        else:
+            marks_at.setdefault(args[0], []).append(opcode)
+            reach = max(reach, args[0] + 1)
+    return marks_at, growing, has_repeat, reach, clean
 
 
 class _Stretch:
@@ -930,12 +946,25 @@ class _Stretch:
         self.before = 0  # output code points of text0 and the finished units
         self.unit: _Unit | None = None  # None while in text0
         self.escape: tuple[int, int] | None = None  # (offset, id index) of an unpaired ESCAPE
-        self.pending: IdError | None = None  # strict: the first error known so far
+        self.pending: _IdError | None = None  # strict: the first error known so far
         self._out: list[str] = []
 
     # -- reading code points
 
     def feed(self, chars: str, index: int) -> str:
+        unit = self.unit
+        if self.escape is None and not _NEEDS_CARE.search(chars):  # plain text, no group
+            if unit is None:
+                self.offset += len(chars)
+                self.before += len(chars)
+                return chars if self.pending is None else ""
+            if not unit.in_group and len(unit.head) == unit.reach:  # the unit's tail
+                self.offset += len(chars)
+                unit.tail += len(chars)
+                self._tail(unit, chars)
+                out = "".join(self._out)
+                self._out.clear()
+                return out
         pos = 0
         while pos < len(chars):
             unit = self.unit
@@ -1000,7 +1029,6 @@ class _Stretch:
             self.before += len(out)
             self._emit(out)
             return
-        slots = None
         missing = unit.reach - len(unit.head)
         if missing > 0:
             slots = _slot_list(text)
@@ -1081,13 +1109,13 @@ class _Stretch:
             return
         if unit.in_group:
             unit.close_group()  # a dangling group (spec 7.3)
-        if self.strict:
+        if self.strict and not (unit.clean and not unit.has_repeat and len(unit.head) == unit.reach):
             try:
                 head = self._decode_head(unit, "strict")
             except FormatError as e:
                 self._candidate(self._unit_error(unit, e))
                 head = ""
-        elif unit.settled:
+        elif unit.settled:  # (in strict mode: no repeat, and every slot the group names is in)
             head = "".join(unit.slot_out)
         else:
             head = self._decode_head(unit, "replace")
@@ -1117,7 +1145,7 @@ class _Stretch:
             unit.text_error = error
         self._candidate(error)
 
-    def _candidate(self, error: IdError) -> None:
+    def _candidate(self, error: _IdError) -> None:
         pending = self.pending
         if pending is None or _error_order(error) < _error_order(pending):
             self.pending = error
@@ -1143,7 +1171,7 @@ class _Stretch:
         raise self.pending
 
 
-def _error_order(error: IdError) -> tuple[int, int]:
+def _error_order(error: _IdError) -> tuple[int, int]:
     return error.id_index, getattr(error, "offset", -1)
 
 
