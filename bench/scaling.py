@@ -64,6 +64,48 @@ def measure(c: Case, repeat: int) -> bool:
 # --- cases: DecodeStream --------------------------------------------------------------------
 
 
+def _small_tokenizer():
+    from pathlib import Path
+
+    from functok.tokenizer import Tokenizer
+
+    fixtures = Path(__file__).resolve().parents[1] / "tests" / "fixtures"
+    tok = Tokenizer.from_file(fixtures / "tokenizer-small.json")
+    tok._hf = False
+    return tok
+
+
+def _ids_after_a_repeat(n: int) -> tuple:
+    """"Sooooo" (a REPEAT in its group) and then n ids of " hello world": one long text after it."""
+    tok = _small_tokenizer()
+    unit = tok.encode(" hello world").ids
+    return tok, tok.encode("Sooooo").ids + unit * (n // len(unit))
+
+
+def _stream_all(errors: str) -> Callable[[tuple], Any]:
+    def run(data: tuple) -> None:
+        from functok.tokenizer import DecodeStream
+
+        tok, ids = data
+        stream = DecodeStream(tok, errors=errors)
+        for i in ids:
+            stream.step(i)
+        stream.finish()
+
+    return run
+
+
+for _errors in ("strict", "replace"):
+    CASES.append(Case(
+        name=f"decode-stream-after-repeat-{_errors}",
+        make=_ids_after_a_repeat,
+        run=_stream_all(_errors),
+        sizes=(50_000, 100_000, 200_000),
+        max_time_ratio=5.0,
+        what=f'DecodeStream(errors="{_errors}").step over "Sooooo" + " hello world" * k (n ids)',
+    ))
+
+
 # --- cases: the command line (functok encode / decode on files) -----------------------------
 # The CLI reads about 1 MB at a time and cuts chunks with functok.chunks; these run the same
 # code over a text held in memory, given in blocks of 2**20 code points, as a file read gives.

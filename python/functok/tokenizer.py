@@ -28,12 +28,14 @@ and merges in the trainer's order.
 
 from __future__ import annotations
 
+import bisect
 import codecs
+import functools
 import json
 import os
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import repeat
 from pathlib import Path
 from typing import Any
@@ -55,12 +57,13 @@ from .loading import (
     parse_json,
     read_text,
 )
-from .opcodes import ESCAPE_CHAR, GROUP_FIRST, GROUP_LAST, MULTIREPEAT, REPEAT
+from .opcodes import ARGUMENT_FIRST, ARGUMENT_LAST, ESCAPE_CHAR, MULTIREPEAT, OPCODES, REPEAT
 from .segment import TIE_BREAKS
 from .split import SPLITTERS
 from .vocab import Vocabulary, reachable_by_merges
 
-__all__ = ["FORMAT_VERSION", "DecodeStream", "Encoding", "Tokenizer", "TokenizerFileError"]
+__all__ = ["FORMAT_VERSION", "ByteFallbackError", "DecodeStream", "Encoding", "TokenFormatError",
+           "Tokenizer", "TokenizerFileError", "UnknownTokenIdError"]
 
 FORMAT_VERSION = 1  # of the tokenizer file; the loader refuses any other
 ALPHABET = "characters+byte-fallback"
@@ -471,48 +474,81 @@ class Tokenizer:
 
     # -- decoding ------------------------------------------------------------------------
 
-    def decode(self, ids: Iterable[int], *, errors: str = "strict", skip_special_tokens: bool = False) -> str:
+    def decode(
+        self,
+        ids: Iterable[int],
+        *,
+        errors: str = "strict",
+        skip_special_tokens: bool = False,
+        max_output: int = DEFAULT_MAX_OUTPUT,
+    ) -> str:
         """The text of ``ids``: tokens -> op stream -> :func:`functok.decode`.
 
-        Byte-fallback tokens are joined into UTF-8 first. ``errors="strict"`` raises
-        :class:`functok.FormatError` on a malformed stream (``UnicodeDecodeError`` on invalid
-        UTF-8, ``ValueError`` on an unknown id); ``errors="replace"`` never raises: it decodes
-        leniently, writes U+FFFD for invalid UTF-8 and unknown ids. Special tokens end the
-        stream before them: each stretch between special tokens is decoded on its own.
+        Byte-fallback tokens are joined into UTF-8 first. Special tokens end the stream before
+        them: each stretch between special tokens is decoded on its own (with ``max_output``
+        for each). ``errors="replace"`` never raises: it writes U+FFFD for invalid UTF-8 and
+        unknown ids and decodes the op stream leniently. ``errors="strict"`` raises the first
+        error in id order (the rule :class:`DecodeStream` follows too): an unknown id
+        (:class:`UnknownTokenIdError`, a ``ValueError``), invalid UTF-8 in byte-fallback
+        tokens (:class:`ByteFallbackError`, a ``UnicodeDecodeError``), or the op stream's first
+        error (spec 8.2) as a :class:`TokenFormatError` (a :class:`functok.FormatError`)
+        attributed to the id holding its code point. Each has ``id_index``; the op stream is
+        the one ``errors="replace"`` reads, so an error in a group can win over an unknown id
+        in its text.
         """
         if errors not in ERRORS:
             raise ValueError(f"errors must be one of {ERRORS}, not {errors!r}")
+        if not isinstance(ids, Sequence):
+            ids = list(ids)  # an error's id is found by reading its stretch again
+        strict = errors == "strict"
         out: list[str] = []
         tokens: list[str] = []  # the current stretch's op stream
         run = bytearray()  # byte-fallback tokens waiting to be read as UTF-8
-
-        def flush_bytes() -> None:
-            if run:
-                tokens.append(run.decode("utf-8", errors))
-                run.clear()
-
-        for i in ids:
-            byte = self._byte_of.get(i)
+        run_start = stretch_start = 0
+        first_error: UnknownTokenIdError | ByteFallbackError | None = None  # of this stretch's ids
+        byte_of, special_of, token_of = self._byte_of, self._special_ids, self._id_to_token
+        for index, i in enumerate(ids):
+            byte = byte_of.get(i)
             if byte is not None:
+                if not run:
+                    run_start = index
                 run.append(byte)
                 continue
-            flush_bytes()
-            special = self._special_ids.get(i)
+            if run:
+                first_error = _read_bytes(run, run_start, tokens, strict, first_error)
+            special = special_of.get(i)
             if special is None:
-                token = self._id_to_token.get(i)
+                token = token_of.get(i)
                 if token is None:
-                    if errors == "strict":
-                        raise ValueError(f"unknown token id {i}")
+                    if strict and first_error is None:
+                        first_error = UnknownTokenIdError(i, index)
                     token = "\ufffd"
                 tokens.append(token)
                 continue
-            out.append(decode_stream("".join(tokens), errors=errors))
+            out.append(self._decode_stretch(ids, stretch_start, tokens, first_error, errors, max_output))
             tokens.clear()
+            first_error = None
+            stretch_start = index + 1
             if not skip_special_tokens:
                 out.append(special)
-        flush_bytes()
-        out.append(decode_stream("".join(tokens), errors=errors))
+        if run:
+            first_error = _read_bytes(run, run_start, tokens, strict, first_error)
+        out.append(self._decode_stretch(ids, stretch_start, tokens, first_error, errors, max_output))
         return "".join(out)
+
+    def _decode_stretch(self, ids: Sequence[int], start: int, tokens: list[str], first_error,
+                        errors: str, max_output: int) -> str:
+        """Decode the op stream of ids[start:...]; in strict mode raise its first error in id order."""
+        try:
+            text = decode_stream("".join(tokens), errors=errors, max_output=max_output)
+        except FormatError as e:
+            index = _index_of_offset(self, ids, start, e.offset)
+            if first_error is None or index < first_error.id_index:
+                raise TokenFormatError(e.kind, e.offset, e.message, index) from None
+            raise first_error from None
+        if first_error is not None:
+            raise first_error
+        return text
 
     def decode_batch(self, batch: Iterable[Iterable[int]], **options) -> list[str]:
         return [self.decode(ids, **options) for ids in batch]
@@ -565,26 +601,213 @@ class Encoding:
 # --- streaming decode ---------------------------------------------------------------------
 
 
-def _is_group(ch: str) -> bool:
-    return GROUP_FIRST <= ord(ch) <= GROUP_LAST
+class TokenFormatError(FormatError):
+    """A :class:`FormatError` in the op stream of token ids.
+
+    ``offset`` counts code points of the op stream since the last special token (as
+    :func:`functok.decode` would report it for that stretch), ``id_index`` is the position,
+    in the ids, of the id that holds the offending code point (for a code point spelled by
+    byte-fallback tokens: the first byte of its UTF-8 sequence).
+    """
+
+    def __init__(self, kind: str, offset: int, message: str, id_index: int) -> None:
+        super().__init__(kind, offset, message)
+        self.id_index = id_index
+
+    def __str__(self) -> str:
+        return f"{super().__str__()} (id at index {self.id_index})"
+
+    def __reduce__(self):
+        return (TokenFormatError, (self.kind, self.offset, self.message, self.id_index))
+
+
+class UnknownTokenIdError(ValueError):
+    """An id that is not in the vocabulary; ``id_index`` is its position in the ids."""
+
+    def __init__(self, id: int, id_index: int) -> None:
+        super().__init__(f"unknown token id {id} (at index {id_index})")
+        self.id = id
+        self.id_index = id_index
+
+    def __reduce__(self):
+        return (UnknownTokenIdError, (self.id, self.id_index))
+
+
+class ByteFallbackError(UnicodeDecodeError):
+    """Byte-fallback tokens that are not UTF-8.
+
+    ``object`` holds the bad bytes (``start`` 0, ``end`` their length) and ``id_index`` the
+    position, in the ids, of the first of them.
+    """
+
+    def __init__(self, bad: bytes, reason: str, id_index: int) -> None:
+        super().__init__("utf-8", bad, 0, len(bad), reason)
+        self.id_index = id_index
+
+    def __str__(self) -> str:
+        return f"{super().__str__()} (byte-fallback id at index {self.id_index})"
+
+    def __reduce__(self):
+        return (ByteFallbackError, (self.object, self.reason, self.id_index))
+
+
+_IdError = TokenFormatError | UnknownTokenIdError | ByteFallbackError
+
+
+def _utf8_error(data: bytes, first_index: int) -> ByteFallbackError:
+    """The first UTF-8 error of ``data``, whose first byte is the id at ``first_index``."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return ByteFallbackError(data[e.start : e.end], e.reason, first_index + e.start)
+    raise AssertionError(f"{data!r} is valid UTF-8")
+
+
+class _IdReader:
+    """Ids to op-stream code points, the one way both decoders read them.
+
+    A token id gives its token, an unknown id U+FFFD, byte-fallback ids their UTF-8 (U+FFFD
+    for invalid bytes, as ``bytes.decode(errors="replace")``). Each piece of code points comes
+    with the index of the id it is attributed to: a code point spelled in bytes belongs to the
+    first byte of its sequence. The first error of the ids (strict mode) is kept in ``error``.
+    """
+
+    def __init__(self, tokenizer: Tokenizer, strict: bool) -> None:
+        self._byte_of = tokenizer._byte_of
+        self._token_of = tokenizer._id_to_token
+        self._strict = strict
+        self._utf8 = codecs.getincrementaldecoder("utf-8")("replace")
+        self._last_byte = 0  # index of the last byte-fallback id read
+        self.error: UnknownTokenIdError | ByteFallbackError | None = None
+
+    def read(self, id: int, index: int) -> list[tuple[str, int]]:
+        byte = self._byte_of.get(id)
+        if byte is not None:
+            return self._byte(byte, index)
+        pieces = self.end_bytes()
+        token = self._token_of.get(id)
+        if token is None:
+            self._fail(lambda: UnknownTokenIdError(id, index))
+            token = "\ufffd"
+        pieces.append((token, index))
+        return pieces
+
+    @property
+    def in_bytes(self) -> bool:
+        """Is a UTF-8 sequence of byte-fallback ids unfinished?"""
+        return bool(self._utf8.getstate()[0])
+
+    def end_bytes(self) -> list[tuple[str, int]]:
+        """A run of byte-fallback ids has ended: an unfinished sequence is U+FFFD."""
+        buffered = self._utf8.getstate()[0]
+        if not buffered:
+            return []
+        first = self._last_byte - len(buffered) + 1
+        self._fail(lambda: _utf8_error(buffered, first))
+        return [(self._utf8.decode(b"", final=True), first)]
+
+    def _byte(self, byte: int, index: int) -> list[tuple[str, int]]:
+        buffered = self._utf8.getstate()[0]
+        chars = self._utf8.decode(bytes((byte,)))
+        self._last_byte = index
+        if not chars:
+            return []
+        # The output is the sequence the buffered bytes began (or their U+FFFD), then at
+        # most one code point of this byte alone (ASCII, or U+FFFD for a byte that cannot
+        # start a sequence).
+        first = index - len(buffered)
+        if "\ufffd" in chars and not (buffered == b"\xef\xbf" and byte == 0xBD):  # not U+FFFD itself
+            self._fail(lambda: _utf8_error(buffered + bytes((byte,)), first))
+        if len(chars) == 2:
+            return [(chars[0], first), (chars[1], index)]
+        return [(chars, first)]
+
+    def _fail(self, error: Callable[[], UnknownTokenIdError | ByteFallbackError]) -> None:
+        if self._strict and self.error is None:
+            self.error = error()
+
+
+def _read_bytes(run: bytearray, first_index: int, tokens: list[str], strict: bool, first_error):
+    """Append a run of byte-fallback tokens as UTF-8 to ``tokens`` (U+FFFD for invalid bytes);
+    return the stretch's first id error, this run's if it is the first."""
+    try:
+        tokens.append(run.decode("utf-8", "strict" if strict else "replace"))
+    except UnicodeDecodeError:
+        if first_error is None:
+            first_error = _utf8_error(bytes(run), first_index)
+        tokens.append(run.decode("utf-8", "replace"))
+    run.clear()
+    return first_error
+
+
+def _index_of_offset(tokenizer: Tokenizer, ids: Sequence[int], start: int, offset: int) -> int:
+    """The index of the id holding code point ``offset`` of the stretch that starts at ids[start]."""
+    reader = _IdReader(tokenizer, strict=False)
+    position = 0
+    for index in range(start, len(ids)):
+        for chars, at in reader.read(ids[index], index):
+            position += len(chars)
+            if offset < position:
+                return at
+    for chars, at in reader.end_bytes():
+        position += len(chars)
+        if offset < position:
+            return at
+    raise AssertionError(f"offset {offset} is past the stretch")
 
 
 class DecodeStream:
     """Incremental decoding for generation: ``step(id)`` returns the text that has become final
     (or None), ``finish()`` the rest once the ids end. The concatenation equals
-    :meth:`Tokenizer.decode` of the same ids (same ``errors``).
-
-    What is final: text before any group is literal; a group's instructions are known once
-    its text starts; a slot of the group's text is final once the instructions cannot change
-    it any more. Without repeats that is every complete slot, and once every instruction
-    position is a slot already seen, the rest of the text is literal. With a repeat, slots
-    before the smallest argument are final and the rest waits for the next group (a repeat's
-    expansion, and whether it fits ``max_output``, depends on the slots after it).
+    :meth:`Tokenizer.decode` of the same ids (same ``errors`` and ``max_output``), and a
+    strict stream raises the same error as :meth:`Tokenizer.decode`.
 
     >>> tok = Tokenizer.train(iter(["Hello world"] * 3), vocab_size=300, show_progress=False)
     >>> stream = DecodeStream(tok)
     >>> [stream.step(i) for i in tok.encode("Hi you").ids] + [stream.finish()]
     [None, 'H', 'i', ' ', 'y', 'o', 'u', '']
+
+    **What is final.** Text before any group is literal. A group's instructions are known
+    once its text starts, and a slot of that text (a code point or an escape pair) is final
+    once the instructions can no longer change it or what comes before it:
+
+    * without a repeat that grows the text (count 2 or more), every slot is final as it
+      arrives;
+    * with one, the slots before the smallest such repeat's start are final as they arrive.
+      The rest depends on the repeats: their expansion needs every slot their ranges name
+      (``reach`` slots), and whether they fit ``max_output`` (spec 7.8) depends on every slot
+      of the group's text, up to the next group.
+
+      - ``errors="strict"`` emits the group's text as soon as its first ``reach`` slots are
+        in, expanded, and the slots after them as they arrive: if a repeat turns out not to
+        fit, the stream raises anyway (at the next group or ``finish()``).
+      - ``errors="replace"`` holds the text from that start on until the next group or the
+        end, or until the output is so long that no growing repeat of the group can fit any
+        more (the limit has then dropped them all, and the text is final as it arrives).
+        Before all ``reach`` slots are in, "can fit" counts each missing slot as one code
+        point.
+
+    Both modes check the limit incrementally, so a stream costs time linear in its length.
+
+    **Errors** (strict mode): both this class and :meth:`Tokenizer.decode` raise the first
+    error *in id order*: an unknown id (:class:`UnknownTokenIdError`, a ``ValueError``),
+    byte-fallback ids that are not UTF-8 (:class:`ByteFallbackError`, a
+    ``UnicodeDecodeError``), or the op stream's first error (spec 8.2) as a
+    :class:`TokenFormatError` (a :class:`functok.FormatError`), attributed to the id that
+    holds its code point. Each has ``id_index``, the position of that id in the ids; a
+    ``TokenFormatError``'s ``offset`` counts code points of the op stream since the last
+    special token. The op stream is read as ``errors="replace"`` reads it (U+FFFD for an
+    unknown id or invalid bytes), so an error in a group can come before, and win over, an
+    id error in its text. The stream raises as soon as the winner is certain: an id error
+    waits while the group it falls in could still report an earlier error.
+
+    >>> stream = DecodeStream(tok)
+    >>> [stream.step(i) for i in tok.encode("Hi").ids]
+    [None, 'H', 'i']
+    >>> stream.step(10**9)  # CAPITALIZE(0) has its slot: nothing open can raise before this id
+    Traceback (most recent call last):
+    ...
+    functok.tokenizer.UnknownTokenIdError: unknown token id 1000000000 (at index 3)
     """
 
     def __init__(
@@ -601,113 +824,50 @@ class DecodeStream:
         self.errors = errors
         self.skip_special_tokens = skip_special_tokens
         self.max_output = max_output
-        self._utf8 = codecs.getincrementaldecoder("utf-8")(errors=errors)
-        self._pending = ""  # op stream not yet turned into final text
-        self._in_group = False  # does _pending start with a group (else: literal text)
-        self._emitted = 0  # output of _pending already returned (partial slots)
-        self._scanned = 0  # _pending[:_scanned] holds no group after the first (slot boundary)
-        self._offset = 0  # stream code points before _pending (for error offsets)
-        self._output = 0  # code points output so far in this stretch (for max_output)
+        self._reader = _IdReader(tokenizer, strict=errors == "strict")
+        self._stretch = _Stretch(errors == "strict", max_output)
+        self._index = 0  # ids taken so far: the index of the next one
 
     def step(self, id: int) -> str | None:
         """Take one id; return the text that has become final, or None."""
-        tok = self.tokenizer
-        special = tok._special_ids.get(id)
+        index = self._index
+        self._index += 1
+        special = self.tokenizer._special_ids.get(id)
         if special is not None:
-            out = self._end_stretch()
+            out = self._feed(self._reader.end_bytes()) + self._end_stretch()
             if not self.skip_special_tokens:
                 out += special
             return out or None
-        byte = tok._byte_of.get(id)
-        if byte is not None:
-            chars = self._utf8.decode(bytes((byte,)))
-        else:
-            chars = self._utf8.decode(b"", final=True)
-            token = tok.id_to_token(id)
-            if token is None:
-                if self.errors == "strict":
-                    raise ValueError(f"unknown token id {id}")
-                token = "\ufffd"
-            chars += token
-        self._pending += chars
-        return self._advance() or None
+        token = self.tokenizer._id_to_token.get(id)
+        if token is not None and not self._reader.in_bytes and id not in self.tokenizer._byte_of:
+            return self._stretch.feed(token, index) or None  # the common case, in short
+        return self._feed(self._reader.read(id, index)) or None
 
     def finish(self) -> str:
         """The ids have ended: return the rest of the text (raises on errors in strict mode)."""
-        return self._end_stretch()
+        return self._feed(self._reader.end_bytes()) + self._end_stretch()
 
-    # -- internals -----------------------------------------------------------------------
+    def _feed(self, pieces: list[tuple[str, int]]) -> str:
+        stretch = self._stretch
+        out = "".join([stretch.feed(chars, index) for chars, index in pieces]) if pieces else ""
+        if self._reader.error is not None:
+            error, self._reader.error = self._reader.error, None
+            stretch.id_error(error)
+        return out
 
     def _end_stretch(self) -> str:
-        self._pending += self._utf8.decode(b"", final=True)
-        out = self._advance()
-        out += self._decode(self._pending)[self._emitted :] if self._pending else ""
-        self._pending, self._in_group, self._emitted, self._scanned = "", False, 0, 0
-        self._offset = self._output = 0
+        out = self._stretch.end()
+        self._stretch = _Stretch(self.errors == "strict", self.max_output)
         return out
-
-    def _decode(self, stream: str, errors: str | None = None) -> str:
-        try:
-            return decode_stream(
-                stream, errors=errors or self.errors, max_output=max(0, self.max_output - self._output)
-            )
-        except FormatError as e:  # report the offset in the whole stretch of the stream
-            raise FormatError(e.kind, e.offset + self._offset, e.message) from None
-
-    def _take(self, size: int, text: str) -> str:
-        """``_pending[:size]`` is done and its decoding is ``text``: return the new part."""
-        out = text[self._emitted :]
-        self._pending = self._pending[size:]
-        self._offset += size
-        self._output += len(text)
-        self._emitted = 0
-        self._scanned = 0
-        return out
-
-    def _advance(self) -> str:
-        out = []
-        while self._pending:
-            if not self._in_group:
-                size = _literal_length(self._pending, 0)
-                if size:
-                    out.append(self._take(size, self._decode(self._pending[:size])))
-                if not self._pending or not _is_group(self._pending[0]):
-                    break  # all consumed, or an escape waiting for its code point
-                self._in_group = True
-            group = _group_length(self._pending)
-            if group == len(self._pending):
-                break  # the group may still grow
-            # The group's text so far; only what arrived since the last step is scanned.
-            end = max(group, self._scanned)
-            end += _literal_length(self._pending, end)
-            if end < len(self._pending) and _is_group(self._pending[end]):  # text complete
-                out.append(self._take(end, self._decode(self._pending[:end])))
-                continue
-            self._scanned = end
-            head = self._pending[group : min(end, group + 2 * _SLOT_CAP)]
-            slots = len(head) - head.count(ESCAPE_CHAR)  # an escape pair is one slot
-            final, positions = _final_slots(self._pending[:group], slots)
-            if slots and final == slots and positions <= slots and not self._has_repeat(group):
-                # every instruction has its slot: the rest of this text is literal
-                out.append(self._take(end, self._decode(self._pending[:end])))
-                self._in_group = False
-                continue
-            if final:
-                prefix = group + _slots_size(self._pending, group, final)
-                partial = self._decode(self._pending[:prefix], errors="replace")
-                out.append(partial[self._emitted :])
-                self._emitted = len(partial)
-            break
-        return "".join(out)
-
-    def _has_repeat(self, group: int) -> bool:
-        return any(ord(c) in (REPEAT, MULTIREPEAT) for c in self._pending[:group])
 
 
 # Text with no group: code points outside U+E000..U+EFFF, and escape pairs. An escape with
 # nothing after it yet is not matched (it waits for its code point).
 _LITERAL = re.compile(r"(?:[^\ue000-\uefff]|\uefff[\s\S])*")
-_SLOT_CAP = 257  # more slots than any argument can name: enough to decide on any group
+_GROUP_RUN = re.compile("[\ue000-\ueffe]*")
+_NEEDS_CARE = re.compile("[\ud800-\udfff\ue000-\uefff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_SLOT = re.compile("\uefff[\\s\\S]|[\\s\\S]")
 
 
 def _literal_length(stream: str, start: int) -> int:
@@ -715,32 +875,345 @@ def _literal_length(stream: str, start: int) -> int:
     return _LITERAL.match(stream, start).end() - start
 
 
-def _group_length(stream: str) -> int:
+def _slot_list(text: str) -> list[str]:
+    """The slots of a text of complete slots: code points, and escape pairs."""
+    return _SLOT.findall(text) if ESCAPE_CHAR in text else list(text)
+
+
+def _literal(text: str) -> str:
+    """The decoding of text outside any group's reach (escapes undone, surrogates U+FFFD)."""
+    return decode_stream(text, errors="replace")
+
+
+class _Unit:
+    """A group and the text after it, as far as they have arrived."""
+
+    def __init__(self, offset: int) -> None:
+        self.offset = offset  # of the group, in the stretch
+        self.in_group = True  # still reading the group (its text has not started)
+        self._chunks: list[str] = []
+        self.length = 0  # of the group so far
+        self.id_starts: list[int] = []  # group offset where each id's code points begin
+        self.ids: list[int] = []  # and that id's index
+        self.text_error: TokenFormatError | None = None  # the first error in the text
+
+    def add_group(self, chars: str, index: int) -> None:
+        self.id_starts.append(self.length)
+        self.ids.append(index)
+        self._chunks.append(chars)
+        self.length += len(chars)
+
+    def close_group(self) -> None:
+        """The text starts: read the group's instructions (spec 7.2)."""
+        self.in_group = False
+        self.group = "".join(self._chunks)
+        self._chunks = []
+        info = _group_info(self.group)
+        self.marks_at, self.growing, self.has_repeat, self.reach, self.clean = info
+        self.hold_from = min((s for s, _, _ in self.growing), default=self.reach)
+        # Each slot is at least one code point: a lower bound on any growing repeat's growth.
+        self.least_growth = min(((c - 1) * (e - s) for s, e, c in self.growing), default=0)
+        self.head: list[str] = []  # the raw first `reach` slots
+        self.slot_out: list[str] = []  # their decodings without repeats
+        self.size = 0  # code points of slot_out
+        self.final = 0  # slots of slot_out returned so far
+        self.emitted = 0  # code points of the head's decoding returned so far
+        self.tail = 0  # code points after the head (each slot is one, literal)
+        self.held: list[str] = []  # their text, while a repeat may still change the head
+        self.head_out: str | None = None  # the head's decoding once known (strict mode)
+        self.failed = False  # strict mode: the head's decoding raised
+        self.settled = not self.growing  # no growing repeat can apply any more (or there is none)
+
+    def group_index(self, offset: int) -> int:
+        """The index of the id holding code point ``offset`` of the group."""
+        return self.ids[bisect.bisect_right(self.id_starts, offset) - 1]
+
+    def slot_output(self, slot: int, raw: str) -> str:
+        ops = self.marks_at.get(slot)
+        if ops is None:
+            return _literal(raw)
+        # The slot alone, with its instructions moved to slot 0: case and marks act on one slot.
+        return decode_stream("".join(chr(op) + "\ue000" for op in ops) + raw, errors="replace")
+
+
+@functools.lru_cache(maxsize=4096)
+def _group_info(group: str) -> tuple[dict[int, list[int]], list[tuple[int, int, int]], bool, int, bool]:
+    """What a group does to its text, as spec 7.2 parses it: (slot -> its case and diacritic
+    opcodes, (start, end, count) of each repeat that grows the text, has it a repeat, how many
+    slots its instructions name, does it parse without error). Read-only: it is shared."""
+    marks_at: dict[int, list[int]] = {}
+    growing: list[tuple[int, int, int]] = []
+    has_repeat = False
+    reach = 0
+    clean = True
     i = 0
-    while i < len(stream) and _is_group(stream[i]):
-        i += 1
-    return i
+    while i < len(group):
+        info = OPCODES.get(ord(group[i]))
+        if info is None:  # a stray argument or an unknown opcode
+            clean = False
+            i += 1
+            continue
+        j = i + 1
+        while j < len(group) and j - i <= info.arity and ord(group[j]) <= ARGUMENT_LAST:
+            j += 1
+        opcode, args = ord(group[i]), tuple(ord(c) - ARGUMENT_FIRST for c in group[i + 1 : j])
+        i = j
+        if len(args) < info.arity:
+            clean = False  # truncated
+        elif opcode == REPEAT or opcode == MULTIREPEAT:
+            has_repeat = True
+            start, end, count = (args[0], args[0] + 1, args[1]) if opcode == REPEAT else args
+            reach = max(reach, end, start + 1)  # a bad range names slots too
+            if count >= 2 and end > start:
+                growing.append((start, end, count))
+        else:
+            marks_at.setdefault(args[0], []).append(opcode)
+            reach = max(reach, args[0] + 1)
+    return marks_at, growing, has_repeat, reach, clean
 
 
-def _slots_size(stream: str, start: int, slots: int) -> int:
-    i = start
-    for _ in range(slots):
-        i += 2 if stream[i] == ESCAPE_CHAR else 1
-    return i - start
+class _Stretch:
+    """One stretch of the op stream (between special tokens), decoded as its code points arrive.
 
-
-def _final_slots(group: str, slots: int) -> tuple[int, int]:
-    """(slots that cannot change any more, 1 + the largest argument in the group).
-
-    Only a repeat reaches beyond its own slot, and it starts at one of the group's arguments,
-    so slots below the smallest argument are final whatever comes later.
+    The output is text0, then each unit (a group and its text). A unit's decoding is its
+    first ``reach`` slots decoded with the group (the head), then the rest literally; its
+    size counts toward ``max_output`` through ``before``, the output of the stretch so far.
     """
-    args = [ord(c) - GROUP_FIRST for c in group if ord(c) <= GROUP_FIRST + 255]
-    if not args:
-        return slots, 0
-    if any(ord(c) in (REPEAT, MULTIREPEAT) for c in group):
-        return min(slots, min(args)), max(args) + 1
-    return slots, max(args) + 1
+
+    def __init__(self, strict: bool, max_output: int) -> None:
+        self.strict = strict
+        self.max_output = max_output
+        self.offset = 0  # code points of the stretch read so far
+        self.before = 0  # output code points of text0 and the finished units
+        self.unit: _Unit | None = None  # None while in text0
+        self.escape: tuple[int, int] | None = None  # (offset, id index) of an unpaired ESCAPE
+        self.pending: _IdError | None = None  # strict: the first error known so far
+        self._out: list[str] = []
+
+    # -- reading code points
+
+    def feed(self, chars: str, index: int) -> str:
+        unit = self.unit
+        if self.escape is None and not _NEEDS_CARE.search(chars):  # plain text, no group
+            if unit is None:
+                self.offset += len(chars)
+                self.before += len(chars)
+                return chars if self.pending is None else ""
+            if not unit.in_group and len(unit.head) == unit.reach:  # the unit's tail
+                self.offset += len(chars)
+                unit.tail += len(chars)
+                self._tail(unit, chars)
+                out = "".join(self._out)
+                self._out.clear()
+                return out
+        pos = 0
+        while pos < len(chars):
+            unit = self.unit
+            if unit is not None and unit.in_group:
+                end = _GROUP_RUN.match(chars, pos).end()
+                if end > pos:
+                    unit.add_group(chars[pos:end], index)
+                    self.offset += end - pos
+                    pos = end
+                if pos == len(chars):
+                    break  # the group may go on
+                unit.close_group()
+            if self.escape is not None:  # the code point after an ESCAPE is escaped
+                self.escape = None
+                self._text(ESCAPE_CHAR + chars[pos], self.offset - 1, index)
+                self.offset += 1
+                pos += 1
+                continue
+            end = pos + _literal_length(chars, pos)
+            if end > pos:
+                self._text(chars[pos:end], self.offset, index)
+                self.offset += end - pos
+                pos = end
+            if pos == len(chars):
+                break
+            if chars[pos] == ESCAPE_CHAR:  # the last code point: it waits for the next one
+                self.escape = (self.offset, index)
+                self.offset += 1
+                break
+            self._end_unit()  # a group starts
+            self.unit = _Unit(self.offset)
+        self._raise_if_certain()
+        out = "".join(self._out)
+        self._out.clear()
+        return out
+
+    def id_error(self, error: UnknownTokenIdError | ByteFallbackError) -> None:
+        self._candidate(error)
+        self._raise_if_certain()
+
+    def end(self) -> str:
+        if self.escape is not None and self.strict:
+            offset, index = self.escape
+            self._text_error("escape-at-end", offset, index, "ESCAPE is the last code point")
+        self._end_unit()
+        out = "".join(self._out)
+        self._out.clear()
+        return out
+
+    # -- text
+
+    def _text(self, text: str, offset: int, index: int) -> None:
+        """Complete slots of text0 or of the unit's text, from code point ``offset``."""
+        if self.strict:
+            surrogate = _SURROGATE.search(text)
+            if surrogate:
+                self._text_error("lone-surrogate", offset + surrogate.start(), index,
+                                 f"U+{ord(surrogate.group()):04X} is a surrogate")
+        unit = self.unit
+        if unit is None:  # text0
+            out = _literal(text)
+            self.before += len(out)
+            self._emit(out)
+            return
+        missing = unit.reach - len(unit.head)
+        if missing > 0:
+            slots = _slot_list(text)
+            for raw in slots[:missing]:
+                out = unit.slot_output(len(unit.head), raw)
+                unit.head.append(raw)
+                unit.slot_out.append(out)
+                unit.size += len(out)
+            if len(unit.head) == unit.reach:
+                self._head_complete(unit)
+            text = "".join(slots[missing:]) if len(slots) > missing else ""
+        self._emit_head(unit)
+        if text:
+            out = _literal(text)
+            unit.tail += len(out)
+            self._tail(unit, out)
+
+    def _head_complete(self, unit: _Unit) -> None:
+        """The text holds every slot the group names."""
+        if unit.settled:
+            return
+        if self.strict:
+            try:
+                unit.head_out = self._decode_head(unit, "strict")
+            except FormatError:
+                unit.failed = True  # the unit raises at its end; nothing more of it is final
+            return
+        # The exact growth of each growing repeat on the slots as they are (spec 7.7): with
+        # none applied before it, a repeat sees the original slots.
+        starts = [0]
+        for out in unit.slot_out:
+            starts.append(starts[-1] + len(out))
+        unit.least_growth = min((c - 1) * (starts[e] - starts[s]) for s, e, c in unit.growing)
+
+    def _tail(self, unit: _Unit, out: str) -> None:
+        """Text after the head: literal, final once the head is."""
+        if not unit.settled and not self.strict:
+            self._settle(unit)
+        if unit.settled or unit.head_out is not None:
+            self._emit(out)
+        elif not self.strict:
+            unit.held.append(out)
+
+    def _settle(self, unit: _Unit) -> None:
+        """Lenient mode: has the output grown past what any growing repeat could still fit in?"""
+        if self.before + unit.size + unit.tail + unit.least_growth > self.max_output:
+            unit.settled = True  # spec 7.8 drops every growing repeat, whatever follows
+            self._emit_head(unit)
+            self._emit("".join(unit.held))
+            unit.held = []
+
+    def _emit_head(self, unit: _Unit) -> None:
+        """Return what has become final of the head's decoding."""
+        if not unit.settled and not self.strict:
+            self._settle(unit)
+        if unit.head_out is not None:  # strict: the head's decoding, repeats applied
+            self._emit(unit.head_out[unit.emitted :])
+            unit.emitted = len(unit.head_out)
+            return
+        final = len(unit.slot_out) if unit.settled else min(len(unit.slot_out), unit.hold_from)
+        if final > unit.final:
+            out = "".join(unit.slot_out[unit.final : final])
+            unit.final = final
+            unit.emitted += len(out)
+            self._emit(out)
+
+    def _emit(self, out: str) -> None:
+        if out and self.pending is None:  # strict: once an error is certain, nothing is final
+            self._out.append(out)
+
+    # -- the end of a unit
+
+    def _end_unit(self) -> None:
+        """The unit is complete (a group starts, or the stretch ends): return the rest of it."""
+        unit = self.unit
+        if unit is None:
+            self._raise_pending()
+            return
+        if unit.in_group:
+            unit.close_group()  # a dangling group (spec 7.3)
+        if self.strict and not (unit.clean and not unit.has_repeat and len(unit.head) == unit.reach):
+            try:
+                head = self._decode_head(unit, "strict")
+            except FormatError as e:
+                self._candidate(self._unit_error(unit, e))
+                head = ""
+        elif unit.settled:  # (in strict mode: no repeat, and every slot the group names is in)
+            head = "".join(unit.slot_out)
+        else:
+            head = self._decode_head(unit, "replace")
+        self._emit(head[unit.emitted :])
+        self._emit("".join(unit.held))
+        self.before += len(head) + unit.tail
+        self.unit = None
+        self._raise_pending()
+
+    def _decode_head(self, unit: _Unit, errors: str) -> str:
+        # The tail's code points count toward the limit (spec 7.8) as the text after the head.
+        budget = max(0, self.max_output - self.before - unit.tail)
+        return decode_stream(unit.group + "".join(unit.head), errors=errors, max_output=budget)
+
+    def _unit_error(self, unit: _Unit, e: FormatError) -> TokenFormatError:
+        if e.offset >= len(unit.group):  # in the head's text: its first surrogate
+            assert unit.text_error is not None and unit.text_error.offset == unit.offset + e.offset
+            return unit.text_error
+        return TokenFormatError(e.kind, unit.offset + e.offset, e.message, unit.group_index(e.offset))
+
+    # -- errors (strict mode)
+
+    def _text_error(self, kind: str, offset: int, index: int, message: str) -> None:
+        error = TokenFormatError(kind, offset, message, index)
+        unit = self.unit
+        if unit is not None and unit.text_error is None:
+            unit.text_error = error
+        self._candidate(error)
+
+    def _candidate(self, error: _IdError) -> None:
+        pending = self.pending
+        if pending is None or _error_order(error) < _error_order(pending):
+            self.pending = error
+
+    def _raise_pending(self) -> None:
+        if self.pending is not None:
+            raise self.pending
+
+    def _raise_if_certain(self) -> None:
+        """Raise the pending error once nothing still open can report an earlier one."""
+        if self.pending is None:
+            return
+        unit = self.unit
+        if unit is None:
+            raise self.pending
+        if unit.in_group or unit.has_repeat or len(unit.head) < unit.reach:
+            return  # the group's errors are not known yet (repeats: not until its text ends)
+        # Without repeats, the group's errors are known once its text holds every slot it names.
+        try:
+            self._decode_head(unit, "strict")
+        except FormatError as e:
+            self._candidate(self._unit_error(unit, e))
+        raise self.pending
+
+
+def _error_order(error: _IdError) -> tuple[int, int]:
+    return error.id_index, getattr(error, "offset", -1)
 
 
 # --- helpers ------------------------------------------------------------------------------
