@@ -49,7 +49,7 @@ _NEEDS_DECODING = re.compile("[\ud800-\udfff\ue000-\uefff]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SLOT = re.compile("\uefff[\\s\\S]|[\\s\\S]")
 _ESCAPE_PAIR = re.compile("\uefff([\\s\\S])")
-_ARGUMENTS = re.compile("[\ue000-\ue0ff]+")
+_JUNK = re.compile("[^%s]+" % "".join(map(chr, OPCODES)))  # no code point that starts an instruction
 
 _HEAD_SLOTS = MAX_ARGUMENT + 1  # slots 0..255: the only ones an instruction can name
 _JOIN_EVERY = 4096  # output parts of the careful decoder joined into one string at a time
@@ -197,13 +197,9 @@ class _Decoder:
         i = start
         while i < end:
             cp = ord(stream[i])
-            if ARGUMENT_FIRST <= cp <= ARGUMENT_LAST:
-                i = self._stray_arguments(i, end)
-                continue
             info = OPCODES.get(cp)
             if info is None:
-                self.error("unknown-opcode", i, "U+{:04X} is not an assigned opcode", cp)
-                i += 1
+                i = self._junk(i, end)
                 continue
             j = i + 1
             while j < end and j - i <= info.arity and ARGUMENT_FIRST <= ord(stream[j]) <= ARGUMENT_LAST:
@@ -215,13 +211,18 @@ class _Decoder:
                 yield _Instruction(cp, tuple(ord(c) - ARGUMENT_FIRST for c in stream[i + 1:j]), i)
             i = j
 
-    def _stray_arguments(self, start: int, end: int) -> int:
-        """Record the run of arguments at ``start`` that no instruction consumes; return its end."""
-        stop = _ARGUMENTS.match(self.stream, start, end).end()
-        # Each is a stray-argument error, but only the first of the run can be a strict
-        # decoder's first error: the others matter only when every error is recorded.
+    def _junk(self, start: int, end: int) -> int:
+        """Record the run of code points at ``start`` that are no assigned opcode and so start
+        no instruction (stray arguments, unknown opcodes); return the run's end."""
+        stop = _JUNK.match(self.stream, start, end).end()
+        # Each is an error, but only the first of the run can be a strict decoder's first
+        # error: the others matter only when every error is recorded.
         for offset in range(start, stop) if self.record is not None else (start,):
-            self.error("stray-argument", offset, "argument not consumed by an instruction")
+            cp = ord(self.stream[offset])
+            if ARGUMENT_FIRST <= cp <= ARGUMENT_LAST:
+                self.error("stray-argument", offset, "argument not consumed by an instruction")
+            else:
+                self.error("unknown-opcode", offset, "U+{:04X} is not an assigned opcode", cp)
         return stop
 
     def _dangling(self, start: int, end: int) -> None:
