@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from .bpe import BPE, byte_fallback_token
-from .decode import DEFAULT_MAX_OUTPUT, ERRORS
+from .decode import DEFAULT_MAX_OUTPUT, ERRORS, check_max_output
 from .decode import decode as decode_stream
 from .encode import pieces as codec_pieces
 from .encode import pretokens as codec_pretokens
@@ -559,7 +559,7 @@ class DecodeStream:
         self.tokenizer = tokenizer
         self.errors = errors
         self.skip_special_tokens = skip_special_tokens
-        self.max_output = max_output
+        self.max_output = check_max_output(max_output)
         self._utf8 = codecs.getincrementaldecoder("utf-8")(errors=errors)
         self._pending = ""  # op stream not yet turned into final text
         self._in_group = False  # does _pending start with a group (else: literal text)
@@ -665,7 +665,7 @@ class DecodeStream:
 
 # Text with no group: code points outside U+E000..U+EFFF, and escape pairs. An escape with
 # nothing after it yet is not matched (it waits for its code point).
-_LITERAL = re.compile(r"(?:[^\ue000-\uefff]|\uefff[\s\S])*")
+_LITERAL = re.compile(r"(?:[^\ue000-\uefff]++|\uefff[\s\S])*+")  # possessive: no stack per code point
 _SLOT_CAP = 257  # more slots than any argument can name: enough to decide on any group
 
 
