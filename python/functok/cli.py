@@ -18,7 +18,7 @@ from typing import Iterator
 
 from . import SPEC_VERSION, __version__
 from .chunks import InputError, read_utf8, stream_chunks, text_chunks
-from .decode import DEFAULT_MAX_OUTPUT, decode
+from .decode import DEFAULT_MAX_OUTPUT, check_max_output, decode
 from .encode import encode, pieces
 from .errors import FormatError
 
@@ -107,6 +107,14 @@ def _cmd_decode(args: argparse.Namespace) -> int:
     return 0
 
 
+def _max_output(text: str) -> int:
+    """The value of --max-output: a bad one is a usage error (exit 2), not a traceback."""
+    try:
+        return check_max_output(int(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer, not {text!r}") from None
+
+
 # --- inspect -------------------------------------------------------------------------------
 
 def _show(text: str) -> str:
@@ -169,7 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("decode", help="decode an op stream to text")
     _add_input_options(p, "op stream")
     p.add_argument("--errors", choices=("strict", "replace"), default="strict")
-    p.add_argument("--max-output", type=int, default=DEFAULT_MAX_OUTPUT,
+    p.add_argument("--max-output", type=_max_output, default=DEFAULT_MAX_OUTPUT,
                    help="most code points repeats may produce per chunk (default 2**26)")
     p.add_argument("--unescape", action="store_true", help="read \\uXXXX escapes in the input")
     p.set_defaults(func=_cmd_decode)
