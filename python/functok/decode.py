@@ -148,6 +148,7 @@ class _Decoder:
         parts: list[str] = []
         written = 0  # code points output so far, for the max_output check
         group = None  # the pending group's (start, end), waiting for its text
+        surrogates = _SURROGATE.search(stream) is not None
         for unit in _UNIT.finditer(stream):
             kind = unit.lastgroup
             if kind == "group":  # groups are maximal runs, so a text always comes between two
@@ -156,15 +157,15 @@ class _Decoder:
             if kind == "escape_at_end":
                 self.error("escape-at-end", unit.start(), "ESCAPE is the last code point")
                 break
-            text, start, end = self._text(unit)
+            text, start, end = self._text(unit) if surrogates else (stream, *unit.span())
             if group is None:
-                pieces = (_unescape(text[start:end]),)
+                head, tail = _unescape(text[start:end]), ""
             else:
-                head, tail = _slots(text, start, end)
-                pieces = self._apply_group(*group, head, tail, written)
+                head, tail = self._apply_group(*group, *_slots(text, start, end), written)
                 group = None
-            parts += pieces
-            written += sum(map(len, pieces))
+            parts.append(head)
+            parts.append(tail)
+            written += len(head) + len(tail)
             if self.first is not None:
                 return ""  # strict: every later unit's errors have larger offsets
             if len(parts) >= _JOIN_EVERY:  # a short unit's string costs more than its text
@@ -477,9 +478,8 @@ def _slots(text: str, start: int, end: int) -> tuple[list[str], str]:
     if text.find(ESCAPE_CHAR, start, end) < 0:
         cut = min(end, start + _HEAD_SLOTS)
         return list(text[start:cut]), text[cut:end]
-    head = []
-    cut = start
-    for slot in islice(_SLOT.finditer(text, start, end), _HEAD_SLOTS):
-        head.append(slot.group()[-1])
-        cut = slot.end()
-    return head, _unescape(text[cut:end])
+    # A slot is one or two code points, so the head lies in the first 512: findall over them
+    # splits it as over the whole text (a pair cut at the window's edge comes after slot 255).
+    found = _SLOT.findall(text, start, min(end, start + 2 * _HEAD_SLOTS))[:_HEAD_SLOTS]
+    cut = start + sum(map(len, found))
+    return [slot[-1] for slot in found], _unescape(text[cut:end])
