@@ -119,6 +119,8 @@ class _Decoder:
     (spec 8.2's definition of strict decoding, taken literally; the tests compare the two).
     """
 
+    __slots__ = ("stream", "max_output", "record", "strict", "first", "_first_order")
+
     def __init__(self, stream: str, max_output: int, record: list[FormatError] | None = None,
                  *, strict: bool = False) -> None:
         self.stream = stream
