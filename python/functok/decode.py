@@ -90,7 +90,8 @@ def decode(stream: str, *, errors: str = "strict", max_output: int = DEFAULT_MAX
 
     With ``errors="strict"`` (the default) a malformed stream raises :class:`FormatError`
     with the spec's error kind and offset; ``errors="replace"`` applies every lenient action
-    and never raises. ``max_output`` bounds the code points that repeats may produce.
+    and never raises. ``max_output`` bounds the code points that repeats may produce; it must
+    be a non-negative ``int`` (:func:`check_max_output`), in either mode.
     """
     if not isinstance(stream, str):
         raise TypeError(f"expected str, not {type(stream).__name__}")
