@@ -60,6 +60,59 @@ def measure(c: Case, repeat: int) -> bool:
 
 # --- cases: the decoder (functok.decode) ---------------------------------------------------
 
+# Code points; 4x the input in at most 5x the time. Where decoding is mostly copying, a
+# millisecond at 1M is noise: those cases start at 4M.
+_DECODE_SIZES = (1 << 20, 1 << 21, 1 << 22)
+_COPY_SIZES = (1 << 22, 1 << 23, 1 << 24)
+
+
+def _decode(stream: str, **options: Any) -> str | None:
+    from functok import FormatError, decode
+    from functok.decode import clear_caches
+
+    clear_caches()  # hostile input is met cold
+    try:
+        return decode(stream, **options)
+    except FormatError:  # a strict case: raising at the first error is the operation timed
+        return None
+
+
+def _decoder_case(name: str, make: Callable[[int], str], what: str, sizes: tuple[int, ...] = _DECODE_SIZES,
+                  **options: Any) -> Case:
+    return Case(name, make, lambda stream: _decode(stream, **options), sizes, 5.0, what)
+
+
+def _near_max_output() -> Case:
+    return Case("decode-over-max-output", lambda n: ("\ue200\ue000\ue003" + "a" * n, n),
+                lambda made: _decode(made[0], max_output=made[1], errors="replace"), _COPY_SIZES, 5.0,
+                "REPEAT(0,3) then n letters, max_output = n, lenient (the careful path drops the repeat)")
+
+
+def _short_units(n: int) -> str:
+    from functok import encode
+
+    return encode("A " * (n // 4))  # CAPITALIZE(0) "a " per word: four code points a unit
+
+
+CASES += [
+    _decoder_case("decode-lenient-stray", lambda n: "\ue000" * n + "a",
+                  "n stray arguments then a letter, errors='replace'", errors="replace"),
+    _decoder_case("decode-strict-stray", lambda n: "\ue000" * n + "a",
+                  "n stray arguments then a letter, strict (raises stray-argument at 0)"),
+    _decoder_case("decode-lenient-unknown", lambda n: "\ue300" * n + "a",
+                  "n unknown opcodes then a letter, errors='replace'", errors="replace"),
+    _decoder_case("decode-lenient-surrogates", lambda n: "a\ud800" * (n // 2),
+                  "a letter and a lone surrogate, n/2 times, errors='replace'", errors="replace"),
+    _decoder_case("decode-careful-escape", lambda n: "\uefff\ue000" + "lorem ipsum " * (n // 12),
+                  "one escape pair then n code points of text (the careful path)", _COPY_SIZES),
+    _near_max_output(),
+    _decoder_case("decode-group-escape-cjk", lambda n: "\ue100\ue000\uefff\ue000" + "\u4e2d" * n,
+                  "CAPITALIZE(0), an escape pair, then n CJK characters in one text", _COPY_SIZES),
+    _decoder_case("decode-long-group", lambda n: "\ue100\ue000" * (n // 2) + "a",
+                  "one group of n/2 CAPITALIZE(0), then a letter"),
+    _decoder_case("decode-fast-short-units", _short_units, "n/4 units of CAPITALIZE(0) 'a ' (the fast path)"),
+]
+
 
 # --- cases: DecodeStream --------------------------------------------------------------------
 

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from .bpe import byte_fallback_token
-from .decode import DEFAULT_MAX_OUTPUT, ERRORS
+from .decode import DEFAULT_MAX_OUTPUT, ERRORS, check_max_output
 from .decode import decode as decode_stream
 from .encode import pieces as codec_pieces
 from .encode import pretokens as codec_pretokens
@@ -823,9 +823,9 @@ class DecodeStream:
         self.tokenizer = tokenizer
         self.errors = errors
         self.skip_special_tokens = skip_special_tokens
-        self.max_output = max_output
+        self.max_output = check_max_output(max_output)
         self._reader = _IdReader(tokenizer, strict=errors == "strict")
-        self._stretch = _Stretch(errors == "strict", max_output)
+        self._stretch = _Stretch(errors == "strict", self.max_output)
         self._index = 0  # ids taken so far: the index of the next one
 
     def step(self, id: int) -> str | None:
@@ -863,7 +863,7 @@ class DecodeStream:
 
 # Text with no group: code points outside U+E000..U+EFFF, and escape pairs. An escape with
 # nothing after it yet is not matched (it waits for its code point).
-_LITERAL = re.compile(r"(?:[^\ue000-\uefff]|\uefff[\s\S])*")
+_LITERAL = re.compile(r"(?:[^\ue000-\uefff]++|\uefff[\s\S])*+")  # possessive: no stack per code point
 _GROUP_RUN = re.compile("[\ue000-\ueffe]*")
 _NEEDS_CARE = re.compile("[\ud800-\udfff\ue000-\uefff]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
