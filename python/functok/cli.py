@@ -21,7 +21,7 @@ from .chunks import InputError, read_utf8, stream_chunks, text_chunks
 from .decode import DEFAULT_MAX_OUTPUT, decode
 from .encode import encode, pieces
 from .errors import FormatError
-from .opcodes import MULTIREPEAT, REPEAT
+from .grammar import SURROGATE_FIRST, SURROGATE_LAST, has_repeat
 
 # Modules that add a subcommand with ``add_command(subparsers)``.
 COMMAND_MODULES: list[str] = [
@@ -38,7 +38,7 @@ EXIT_BAD_INPUT = 2
 def escape_private_use(text: str) -> str:
     """Write private-use code points (and lone surrogates) as \\uXXXX so a terminal shows them."""
     return "".join(
-        f"\\u{ord(c):04x}" if 0xE000 <= ord(c) <= 0xF8FF or 0xD800 <= ord(c) <= 0xDFFF
+        f"\\u{ord(c):04x}" if 0xE000 <= ord(c) <= 0xF8FF or SURROGATE_FIRST <= ord(c) <= SURROGATE_LAST
         else f"\\U{ord(c):08x}" if ord(c) >= 0xF0000 else c
         for c in text)
 
@@ -98,7 +98,7 @@ def _cmd_encode(args: argparse.Namespace) -> int:
 
 def decode_blocks(blocks: Iterator[str], *, errors: str = "strict",
                   max_output: int | None = None) -> Iterator[str]:
-    """Decode an op stream given in blocks, chunk by chunk; yield each chunk's text.
+    """Decode a stream given in blocks, chunk by chunk; yield each chunk's text.
 
     With ``max_output=None`` each chunk is one ``decode`` call with the default limit (2**26
     code points through repeats per chunk), so a large file is not stopped at 2**26 code points
@@ -127,13 +127,9 @@ def _chunk_limit(chunk: str, remaining: int) -> int:
     Without a repeat a chunk never meets the limit, and at most one code point comes out per code
     point in; a limit that large keeps ``decode`` on its fast path once the budget is spent.
     """
-    if _has_repeat(chunk):
+    if has_repeat(chunk):
         return max(0, remaining)
     return max(remaining, len(chunk))
-
-
-def _has_repeat(chunk: str) -> bool:
-    return chr(REPEAT) in chunk or chr(MULTIREPEAT) in chunk
 
 
 def _cmd_decode(args: argparse.Namespace) -> int:
@@ -212,14 +208,14 @@ def build_parser() -> argparse.ArgumentParser:
                         version=f"functok {__version__} (format {SPEC_VERSION})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    p = sub.add_parser("encode", help="encode text to an op stream")
+    p = sub.add_parser("encode", help="encode text to a stream")
     _add_input_options(p, "text")
     _add_codec_options(p)
     p.add_argument("--escape", action="store_true", help="print private-use code points as \\uXXXX")
     p.set_defaults(func=_cmd_encode)
 
-    p = sub.add_parser("decode", help="decode an op stream to text")
-    _add_input_options(p, "op stream")
+    p = sub.add_parser("decode", help="decode a stream to text")
+    _add_input_options(p, "stream")
     p.add_argument("--errors", choices=("strict", "replace"), default="strict")
     p.add_argument("--max-output", type=_max_output, default=None, metavar="N",
                    help="stop repeats from taking the output of an input past N code points, "
