@@ -1,5 +1,6 @@
-"""The ``functok`` command line: ``encode``, ``decode`` and ``inspect`` here; other areas add
-their subcommands from their own modules, listed in :data:`COMMAND_MODULES`.
+"""The ``functok`` command line: ``encode``, ``decode`` and ``inspect`` here; the other
+subcommands live in their own modules (:mod:`functok.commands`, :mod:`functok.conformance.cli`),
+listed in :data:`COMMANDS` and imported only when they run.
 
 Input comes from arguments, files or stdin; files and stdin are read as strict UTF-8 in chunks
 cut at safe piece boundaries (:mod:`functok.chunks`), so memory stays flat on large files and
@@ -14,7 +15,7 @@ import importlib
 import re
 import sys
 from importlib import resources
-from typing import Iterator
+from typing import Collection, Iterator, NamedTuple
 
 from . import SPEC_VERSION, __version__
 from .chunks import InputError, read_utf8, stream_chunks, text_chunks
@@ -23,14 +24,25 @@ from .encode import encode, pieces
 from .errors import FormatError
 from .grammar import SURROGATE_FIRST, SURROGATE_LAST, has_repeat
 
-# Modules that add a subcommand with ``add_command(subparsers)``.
-COMMAND_MODULES: list[str] = [
-    "functok.demo",
-    "functok.conformance.cli",
-    "functok.tsr",
-    "functok.compare",
-    "functok.docs_cmd",
-]
+class Command(NamedTuple):
+    module: str  # adds the subcommand's parser with ``add_command(subparsers)``
+    help: str  # the line ``functok --help`` shows; the module's own parser says the same
+
+
+# Subcommands in modules of their own, which may need optional dependencies: a module is imported
+# only when its command is run, so that ``import functok`` and ``functok --help`` load none.
+COMMANDS: dict[str, Command] = {
+    "demo": Command("functok.commands.demo", "serve the web demo on this machine"),
+    "conformance": Command("functok.conformance.cli",
+                           "run the conformance vectors against functok or another program"),
+    "conformance-server": Command("functok.conformance.cli",
+                                  "answer conformance protocol requests on stdin/stdout"),
+    "tsr": Command("functok.tsr", "token saving rate of optimal segmentation over greedy BPE"),
+    "compare": Command("functok.commands.compare",
+                       "vocabulary at merge exhaustion and chars/token, baseline vs Functionalizer"),
+    "docs": Command("functok.commands.docs",
+                    "preview the documentation site (mkdocs serve), or build it with --build"),
+}
 
 EXIT_BAD_INPUT = 2
 
@@ -201,7 +213,12 @@ def _add_codec_options(parser: argparse.ArgumentParser) -> None:
                         type=lambda v: v.lower())
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(load: Collection[str] | None = None) -> argparse.ArgumentParser:
+    """The parser of every subcommand.
+
+    ``load`` names the commands of :data:`COMMANDS` whose modules are imported to add their
+    real parsers (None: all of them); every other one is listed by its name and help only.
+    """
     parser = argparse.ArgumentParser(
         prog="functok", description="The Functionalizer format: a lossless text codec for tokenizers.")
     parser.add_argument("--version", action="version",
@@ -231,16 +248,35 @@ def build_parser() -> argparse.ArgumentParser:
     _add_codec_options(p)
     p.set_defaults(func=_cmd_inspect)
 
-    for module in COMMAND_MODULES:
-        importlib.import_module(module).add_command(sub)
+    _add_commands(sub, COMMANDS if load is None else load)
     return parser
+
+
+def _add_commands(sub, load: Collection[str]) -> None:
+    """Add the subcommands of :data:`COMMANDS`: those in ``load`` from their modules (each module
+    once, with all its commands), the others as a name and a help line."""
+    modules = {COMMANDS[name].module for name in load if name in COMMANDS}
+    added: set[str] = set()
+    for name, command in COMMANDS.items():  # in this order, as ``functok --help`` lists them
+        if command.module not in modules:
+            sub.add_parser(name, help=command.help)
+        elif command.module not in added:
+            importlib.import_module(command.module).add_command(sub)
+            added.add(command.module)
+
+
+def _command_of(argv: list[str]) -> str | None:
+    """The subcommand ``argv`` runs: its first word that is no option (the top-level options,
+    ``--help`` and ``--version``, take no value)."""
+    return next((word for word in argv if not word.startswith("-")), None)
 
 
 def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):  # the stream is UTF-8 whatever the locale says
             stream.reconfigure(encoding="utf-8")
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(load=[command] if (command := _command_of(argv)) else [])
     args = parser.parse_args(argv)
     if getattr(args, "normalize", "nfc") == "none":
         args.normalize = None

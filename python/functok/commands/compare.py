@@ -40,14 +40,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .chunks import InputError
+from ..chunks import InputError
 from .compare_corpus import (DEFAULT_HELD_OUT_EVERY, DEFAULT_MAX_LINE, Corpus, default_corpora, load_corpus,
                              unique_names)
-from .encode import FEATURES
-from .encode import pretokens as codec_pretokens
-from .normalize import nfc
-from .opcodes import GROUP_FIRST, GROUP_LAST
-from .split import split
+from ..encode import FEATURES
+from ..encode import pretokens as codec_pretokens
+from ..normalize import nfc
+from ..opcodes import GROUP_FIRST, GROUP_LAST
+from ..split import split
 
 __all__ = ["EXHAUSTION_VOCAB_SIZE", "SPECIAL_TOKENS", "Variant", "VARIANTS", "add_command", "compare"]
 
@@ -195,7 +195,7 @@ def _growth(made_at: dict[str, int], whole: dict, counts: Counter, start: int, m
 def with_byte_fallback(trained: dict) -> dict:
     """The trained tokenizer.json as :class:`functok.Tokenizer` stores it: byte fallback on,
     the 256 byte tokens after the special tokens (``functok.tokenizer`` does this)."""
-    from .tokenizer import _with_byte_tokens
+    from ..tokenizer import _with_byte_tokens
 
     return _with_byte_tokens(trained, list(SPECIAL_TOKENS))
 
@@ -203,8 +203,8 @@ def with_byte_fallback(trained: dict) -> dict:
 def vocabulary_for(trained: dict, variant: Variant, splitter: str):
     """A :class:`functok.vocab.Vocabulary` (greedy BPE and optimal DP) over ``variant``'s
     pre-tokens. The Functionalizer goes through :class:`functok.Tokenizer` itself."""
-    from .tokenizer import Tokenizer
-    from .vocab import load_hf
+    from ..tokenizer import Tokenizer
+    from ..vocab import load_hf
 
     full = with_byte_fallback(trained)
     if variant == FUNCTIONALIZER:
@@ -323,7 +323,7 @@ def measure_fixed_size(c: Counted, held: Sequence[str], held_chars: int, options
     """Greedy BPE against optimal segmentation (TSR) with ``options.vocab_size`` tokens in
     all (special, byte and trained tokens), on the held-out pre-tokens. For the
     Functionalizer, the round trip through :meth:`functok.Tokenizer.decode` is checked too."""
-    from .tsr import measure
+    from ..tsr import measure
 
     trained = train_bpe(c.train, vocab_size=options.vocab_size - BYTE_TOKENS, progress=options.progress)
     vocabulary = vocabulary_for(trained, c.variant, options.splitter)
@@ -349,7 +349,7 @@ def measure_fixed_size(c: Counted, held: Sequence[str], held_chars: int, options
 
 def _round_trip(trained: dict, held: Sequence[str], splitter: str) -> dict[str, int]:
     """Held-out documents whose ids decode back to their NFC text, greedy and optimal."""
-    from .tokenizer import Tokenizer
+    from ..tokenizer import Tokenizer
 
     tok = Tokenizer(with_byte_fallback(trained), splitter=splitter)
     exact = {"documents": len(held), "greedy_exact": 0, "optimal_exact": 0}
@@ -365,7 +365,7 @@ def _round_trip(trained: dict, held: Sequence[str], splitter: str) -> dict[str, 
 
 
 def compare(corpora: Sequence[Corpus], options: Options, log: Callable[[str], None] = lambda s: None) -> dict:
-    from . import SPEC_VERSION, __version__
+    from .. import SPEC_VERSION, __version__
 
     import os
     import platform

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 
-from .chunks import InputError
+from ..chunks import InputError
 
 __all__ = ["PAPER_TABLE2", "check_output", "format_table", "markdown", "svg_growth", "write_all"]
 

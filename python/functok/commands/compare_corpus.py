@@ -36,7 +36,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .chunks import InputError, read_utf8
+from ..chunks import InputError, read_utf8
 
 DEFAULT_HELD_OUT_EVERY = 20
 DEFAULT_MAX_LINE = 100_000
