@@ -48,6 +48,8 @@ from .opcodes import (
 )
 
 DEFAULT_MAX_OUTPUT = 2**26
+"""The default ``max_output`` (spec 7.8): 2**26 code points. Every default limit of functok
+(:func:`decode`, the tokenizer's decoders, the conformance ops, the CLI per chunk) is this one."""
 ERRORS = ("strict", "replace")
 
 _JUNK = re.compile("[^%s]+" % "".join(map(chr, OPCODES)))  # no code point that starts an instruction
