@@ -190,6 +190,9 @@ function checkText(text) {
 const CACHE_LIMIT = 1 << 16;
 const caches = new Map(); // feature flags -> Map(piece -> [encoded, pretokens])
 
+/** Forget every cached piece (benchmarks use this for a cold start). */
+export function clearCaches() { caches.clear(); }
+
 function cacheFor(flags) {
   let c = caches.get(flags);
   if (c === undefined) { c = new Map(); caches.set(flags, c); }
