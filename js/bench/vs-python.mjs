@@ -11,6 +11,8 @@
 //   * Node: one encode and one decode pass in a fresh process (empty caches, cold JIT), then a
 //     second pass with the caches cleared again (JIT warm, caches empty).
 // Figures are MB/s of UTF-8 input (decode: of the decoded text), best of N; ratios are JS/CPython.
+// Wall-clock and CPU-time figures both: on a shared machine the CPU ones are the steadier
+// (Node's CPU time includes its compiler and GC threads).
 // Both sides' streams and decoded texts must have the same SHA-256.
 // Then: gzipped size of js/src and the time to import the package and encode a first string.
 import { spawnSync } from 'node:child_process';
@@ -32,20 +34,22 @@ async function child(files) {
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
     const mb = Buffer.byteLength(text) / 1e6;
+    const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
     const pass = () => {
-      let t = performance.now();
+      let t = performance.now(), c = cpu();
       const stream = encode(text);
-      const te = (performance.now() - t) / 1000;
-      t = performance.now();
+      const te = (performance.now() - t) / 1000, ce = cpu() - c;
+      t = performance.now(); c = cpu();
       const back = decode(stream);
-      const td = (performance.now() - t) / 1000;
-      return { stream, back, encode: mb / te, decode: mb / td };
+      const td = (performance.now() - t) / 1000, cd = cpu() - c;
+      return { stream, back, encode: mb / te, decode: mb / td, encodeCpu: mb / ce, decodeCpu: mb / cd };
     };
     const first = pass();
     clearCaches();
     const second = pass();
     console.log(JSON.stringify({ file, mb, encode: first.encode, decode: first.decode,
       encode2: second.encode, decode2: second.decode,
+      encode_cpu: first.encodeCpu, decode_cpu: first.decodeCpu,
       stream_sha256: sha(first.stream), decoded_sha256: sha(first.back),
       same: first.stream === second.stream && first.back === second.back }));
   }
@@ -118,8 +122,13 @@ async function main() {
     const ratios = (f, g) => b.runs.map((x) => (f(x) / g(x)).toFixed(2)).join(' ');
     console.log(`${name.padEnd(8)}${b.mb.toFixed(1).padStart(6)} | ${fmt(pe).padStart(15)}${fmt(je)}${fmt(je2)}${(fmt(je / pe) + 'x')} | `
       + `${fmt(pd).padStart(15)}${fmt(jd)}${fmt(jd2)}${fmt(jd / pd)}x`);
-    console.log(`${''.padEnd(8)}${''.padStart(6)}   per-run encode ratios ${ratios((x) => x.js.encode, (x) => x.py.encode)};`
+    console.log(`${''.padEnd(8)}${''.padStart(6)}   per-run ratios (wall): encode ${ratios((x) => x.js.encode, (x) => x.py.encode)};`
       + ` decode ${ratios((x) => x.js.decode, (x) => x.py.decode)}`);
+    const pc = max((x) => x.py.encode_cpu), jc = max((x) => x.js.encode_cpu);
+    const pdc = max((x) => x.py.decode_cpu), jdc = max((x) => x.js.decode_cpu);
+    console.log(`${''.padEnd(8)}${''.padStart(6)}   per CPU second: encode py ${pc.toFixed(2)} js ${jc.toFixed(2)} = ${(jc / pc).toFixed(2)}x;`
+      + ` decode py ${pdc.toFixed(2)} js ${jdc.toFixed(2)} = ${(jdc / pdc).toFixed(2)}x (per run: encode`
+      + ` ${ratios((x) => x.js.encode_cpu, (x) => x.py.encode_cpu)})`);
   }
   console.log('# js = first pass in a fresh Node process (cold JIT, empty caches); js2 = second pass, caches cleared;'
     + ' py = one pass, caches cleared; streams and decoded texts identical (SHA-256)');

@@ -267,16 +267,32 @@ function grow(buf, need) {
  * Values are the cache entries of encodePieceString. Emptied when half full.
  */
 class PieceTable {
-  constructor(bits) {
+  constructor(bits, maxBits) {
+    this.maxBits = maxBits;
+    this.resize(bits);
+  }
+  resize(bits) {
+    this.bits = bits;
     this.mask = (1 << bits) - 1;
     this.limit = 1 << (bits - 1);
-    this.clear();
-  }
-  clear() {
     this.hashes = new Int32Array(this.mask + 1);
     this.keys = new Array(this.mask + 1).fill(null);
     this.values = new Array(this.mask + 1).fill(null);
     this.size = 0;
+  }
+  /** Double the table (re-inserting every entry), or empty it at the largest size. */
+  grow() {
+    const { hashes, keys, values } = this;
+    if (this.bits >= this.maxBits) { this.resize(this.bits); return; }
+    this.resize(this.bits + 1);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      if (key === null) continue;
+      let k = hashes[i] & this.mask;
+      while (this.keys[k] !== null) k = (k + 1) & this.mask;
+      this.hashes[k] = hashes[i]; this.keys[k] = key; this.values[k] = values[i];
+      this.size++;
+    }
   }
   /** The slot of the key buf[j:j+len] with hash h: its own, or the empty one where it belongs. */
   slot(buf, j, len, h) {
@@ -292,7 +308,7 @@ class PieceTable {
     }
   }
   insert(i, buf, j, len, h, value) {
-    if (this.size >= this.limit) { this.clear(); i = this.slot(buf, j, len, h); }
+    if (this.size >= this.limit) { this.grow(); i = this.slot(buf, j, len, h); }
     this.hashes[i] = h;
     this.keys[i] = buf.slice(j, j + len);
     this.values[i] = value;
@@ -318,7 +334,7 @@ export function encode(text, { normalize = 'nfc', splitter = 'llama3', features 
   if (n === 0) return t;
   const mask = 8 | (flags & 3), repeats = (flags & 4) !== 0;
   let table = tables.get(flags);
-  if (table === undefined) { table = new PieceTable(17); tables.set(flags, table); }
+  if (table === undefined) { table = new PieceTable(10, 17); tables.set(flags, table); }
   let buf = new Uint16Array(n + (n >> 3) + 64);
   let j = 0; // buf[0:j] is the stream so far
   let changed = false;
