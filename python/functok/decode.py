@@ -15,7 +15,7 @@ import re
 from typing import NamedTuple
 
 from . import _ucd
-from ._cache import remember
+from .cache import remember
 from .errors import FormatError, first_error
 from .opcodes import (
     ARGUMENT_FIRST,
