@@ -11,13 +11,17 @@ from __future__ import annotations
 import bisect
 import functools
 import re
+from typing import TYPE_CHECKING
 
 from ..decode import DEFAULT_MAX_OUTPUT, ERRORS
 from ..decode import decode as decode_stream
 from ..errors import FormatError
 from ..opcodes import ARGUMENT_FIRST, ARGUMENT_LAST, ESCAPE_CHAR, MULTIREPEAT, OPCODES, REPEAT
-from .errors import ByteFallbackError, IdError, TokenFormatError, UnknownTokenIdError
 from .decoding import IdReader
+from .errors import ByteFallbackError, IdError, TokenFormatError, UnknownTokenIdError
+
+if TYPE_CHECKING:
+    from .model import Tokenizer
 
 __all__ = ["DecodeStream"]
 
@@ -79,7 +83,7 @@ class DecodeStream:
 
     def __init__(
         self,
-        tokenizer,
+        tokenizer: Tokenizer,
         *,
         errors: str = "strict",
         skip_special_tokens: bool = False,
@@ -207,7 +211,7 @@ class _Unit:
 
 @functools.lru_cache(maxsize=4096)
 def _group_info(group: str) -> tuple[dict[int, list[int]], list[tuple[int, int, int]], bool, int, bool]:
-    """What a group does to its text, as spec 7.2 parses it: (slot -> its case and diacritic
+    """What a group does to its text, as spec 7.2 parses it: (slot -> its case and mark
     opcodes, (start, end, count) of each repeat that grows the text, has it a repeat, how many
     slots its instructions name, does it parse without error). Read-only: it is shared."""
     marks_at: dict[int, list[int]] = {}
