@@ -90,7 +90,7 @@ def _check_merges(c: Checker, model: dict, at: str, vocab: dict[str, int]) -> li
 
 
 def build_bpe(checked: BPEModel, file: str, root: str, **options) -> BPE:
-    """functok's BPE of a checked model (``options`` go to :class:`functok.bpe.BPE`); a merge
+    """functok's BPE of a checked model (``options`` go to :class:`functok.tokenizer.bpe.BPE`); a merge
     of tokens that are not in the vocabulary is a :class:`TokenizerFileError` naming it."""
     try:
         return BPE(checked.vocab, checked.merges, **options)
