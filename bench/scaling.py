@@ -60,6 +60,59 @@ def measure(c: Case, repeat: int) -> bool:
 
 # --- cases: the decoder (functok.decode) ---------------------------------------------------
 
+# Code points; 4x the input in at most 5x the time. The smallest size takes tens of
+# milliseconds at least, so that one scheduler hiccup on a shared machine is not a ratio.
+_DECODE_SIZES = (1 << 22, 1 << 23, 1 << 24)
+_GROUP_SIZES = (1 << 19, 1 << 20, 1 << 21)  # instructions: about a microsecond each
+
+
+def _decode(stream: str, **options: Any) -> str | None:
+    from functok import FormatError, decode
+    from functok.decode import clear_caches
+
+    clear_caches()  # hostile input is met cold
+    try:
+        return decode(stream, **options)
+    except FormatError:  # a strict case: raising at the first error is the operation timed
+        return None
+
+
+def _decoder_case(name: str, make: Callable[[int], str], what: str, sizes: tuple[int, ...] = _DECODE_SIZES,
+                  **options: Any) -> Case:
+    return Case(name, make, lambda stream: _decode(stream, **options), sizes, 5.0, what)
+
+
+def _near_max_output() -> Case:
+    return Case("decode-over-max-output", lambda n: ("\ue200\ue000\ue003" + "a" * n, n),
+                lambda made: _decode(made[0], max_output=made[1], errors="replace"), _DECODE_SIZES, 5.0,
+                "REPEAT(0,3) then n letters, max_output = n, lenient (the careful path drops the repeat)")
+
+
+def _short_units(n: int) -> str:
+    from functok import encode
+
+    return encode("A " * (n // 4))  # CAPITALIZE(0) "a " per word: four code points a unit
+
+
+CASES += [
+    _decoder_case("decode-lenient-stray", lambda n: "\ue000" * n + "a",
+                  "n stray arguments then a letter, errors='replace'", errors="replace"),
+    _decoder_case("decode-strict-stray", lambda n: "\ue000" * n + "a",
+                  "n stray arguments then a letter, strict (raises stray-argument at 0)"),
+    _decoder_case("decode-lenient-unknown", lambda n: "\ue300" * n + "a",
+                  "n unknown opcodes then a letter, errors='replace'", errors="replace"),
+    _decoder_case("decode-lenient-surrogates", lambda n: "a\ud800" * (n // 2),
+                  "a letter and a lone surrogate, n/2 times, errors='replace'", errors="replace"),
+    _decoder_case("decode-careful-escape", lambda n: "\uefff\ue000" + "lorem ipsum " * (n // 12),
+                  "one escape pair then n code points of text (the careful path)"),
+    _near_max_output(),
+    _decoder_case("decode-group-escape-cjk", lambda n: "\ue100\ue000\uefff\ue000" + "\u4e2d" * n,
+                  "CAPITALIZE(0), an escape pair, then n CJK characters in one text"),
+    _decoder_case("decode-long-group", lambda n: "\ue100\ue000" * (n // 2) + "a",
+                  "one group of n/2 CAPITALIZE(0), then a letter", _GROUP_SIZES),
+    _decoder_case("decode-fast-short-units", _short_units, "n/4 units of CAPITALIZE(0) 'a ' (the fast path)"),
+]
+
 
 # --- cases: DecodeStream --------------------------------------------------------------------
 
@@ -155,7 +208,7 @@ CASES += [
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", help="run only the cases whose name contains this")
-    parser.add_argument("--repeat", type=int, default=3, help="best of N per size (default 3)")
+    parser.add_argument("--repeat", type=int, default=5, help="best of N per size (default 5)")
     args = parser.parse_args(argv)
     selected = [c for c in CASES if not args.only or args.only in c.name]
     results = [measure(c, args.repeat) for c in selected]

@@ -5,18 +5,24 @@ each group with the text that follows it. A group only ever touches the first 25
 text, so the rest is copied by slicing. Error-free units are cached, so a stream of repeated
 tokens costs one dictionary lookup per unit.
 
-Every error goes through one path: the decoder always runs leniently and records what it
-dropped; ``errors="strict"`` then raises the recorded error that the spec says comes first.
+Errors go through one method, :meth:`_Decoder.error`, which does what the mode needs:
+``errors="replace"`` records nothing; ``errors="strict"`` keeps only the error that spec 8.2
+says comes first, and stops after the unit that holds it (every later unit's errors have
+larger offsets). Memory stays proportional to the input plus the output: instructions are
+read one at a time, and a text is split into slots only for its first 256.
 """
 
 from __future__ import annotations
 
 import re
+from array import array
+from collections.abc import Iterator
+from itertools import islice
 from typing import NamedTuple
 
 from . import _ucd
 from .cache import remember
-from .errors import FormatError, first_error
+from .errors import FormatError, strict_order
 from .opcodes import (
     ARGUMENT_FIRST,
     ARGUMENT_LAST,
@@ -33,23 +39,45 @@ DEFAULT_MAX_OUTPUT = 2**26
 ERRORS = ("strict", "replace")
 
 # A unit of the stream: a group, a run of text (escape pairs included), or a final ESCAPE.
+# The text's quantifiers are possessive: a backtracking one keeps a stack entry per code point.
 _UNIT = re.compile(
     "(?P<group>[\ue000-\ueffe]+)"
-    "|(?P<text>(?:[^\ue000-\uefff]|\uefff[\\s\\S])+)"
+    "|(?P<text>(?:[^\ue000-\uefff]++|\uefff[\\s\\S])++)"
     "|(?P<escape_at_end>\uefff)"
 )
 _NEEDS_DECODING = re.compile("[\ud800-\udfff\ue000-\uefff]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SLOT = re.compile("\uefff[\\s\\S]|[\\s\\S]")
 _ESCAPE_PAIR = re.compile("\uefff([\\s\\S])")
+_JUNK = re.compile("[^%s]+" % "".join(map(chr, OPCODES)))  # no code point that starts an instruction
 
 _HEAD_SLOTS = MAX_ARGUMENT + 1  # slots 0..255: the only ones an instruction can name
+_JOIN_EVERY = 4096  # output parts of the careful decoder joined into one string at a time
 
 
 class _Instruction(NamedTuple):
     opcode: int
     args: tuple[int, ...]
     offset: int  # of the opcode, in the stream
+
+
+def check_max_output(value: object) -> int:
+    """``value`` if it is a valid ``max_output`` (spec 7.8: a non-negative integer).
+
+    >>> check_max_output(10)
+    10
+    >>> check_max_output(-1)
+    Traceback (most recent call last):
+    ValueError: max_output must be a non-negative integer, not -1
+    >>> check_max_output(True)
+    Traceback (most recent call last):
+    TypeError: max_output must be an int, not bool
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"max_output must be an int, not {type(value).__name__}")
+    if value < 0:
+        raise ValueError(f"max_output must be a non-negative integer, not {value}")
+    return int(value)
 
 
 def decode(stream: str, *, errors: str = "strict", max_output: int = DEFAULT_MAX_OUTPUT) -> str:
@@ -62,173 +90,222 @@ def decode(stream: str, *, errors: str = "strict", max_output: int = DEFAULT_MAX
 
     With ``errors="strict"`` (the default) a malformed stream raises :class:`FormatError`
     with the spec's error kind and offset; ``errors="replace"`` applies every lenient action
-    and never raises. ``max_output`` bounds the code points that repeats may produce.
+    and never raises. ``max_output`` bounds the code points that repeats may produce; it must
+    be a non-negative ``int`` (:func:`check_max_output`), in either mode.
     """
     if not isinstance(stream, str):
         raise TypeError(f"expected str, not {type(stream).__name__}")
     if errors not in ERRORS:
         raise ValueError(f"errors must be 'strict' or 'replace', not {errors!r}")
+    max_output = check_max_output(max_output)
     if not _NEEDS_DECODING.search(stream):
         return stream  # plain text is its own decoding
     if ESCAPE_CHAR not in stream and not _SURROGATE.search(stream):
         out = _decode_fast(stream, max_output)
         if out is not None:
             return out
-    found: list[FormatError] = []
-    out = _Decoder(stream, max_output, found).run()
-    if found and errors == "strict":
-        raise first_error(found)
+    decoder = _Decoder(stream, max_output, strict=errors == "strict")
+    out = decoder.run()
+    if decoder.first is not None:
+        raise decoder.first
     return out
 
 
 class _Decoder:
-    def __init__(self, stream: str, max_output: int, errors: list[FormatError]) -> None:
+    """The careful decoder.
+
+    The mode says what :meth:`error` does: ``strict`` keeps the first error (spec 8.2) in
+    ``first`` and stops after its unit; otherwise the decoder is lenient and records nothing,
+    unless ``record`` is a list, which then receives every error the lenient decoder acts on
+    (spec 8.2's definition of strict decoding, taken literally; the tests compare the two).
+    """
+
+    __slots__ = ("stream", "max_output", "record", "strict", "first", "_first_order")
+
+    def __init__(self, stream: str, max_output: int, record: list[FormatError] | None = None,
+                 *, strict: bool = False) -> None:
         self.stream = stream
         self.max_output = max_output
-        self.errors = errors
+        self.record = record
+        self.strict = strict
+        self.first: FormatError | None = None  # strict mode: the error to raise
+        self._first_order = (0, 0)
 
-    def error(self, kind: str, offset: int, message: str) -> None:
-        self.errors.append(FormatError(kind, offset, message))
+    def error(self, kind: str, offset: int, message: str, *args: object) -> None:
+        """The lenient decoder acts on an error; ``message.format(*args)`` describes it.
+
+        The message is formatted only for an error that is kept, so that lenient decoding of
+        private-use soup does no work per bad code point beyond finding it.
+        """
+        if self.record is not None:
+            self.record.append(FormatError(kind, offset, message.format(*args)))
+        elif self.strict:
+            order = strict_order(kind, offset)
+            if self.first is None or order < self._first_order:
+                self.first = FormatError(kind, offset, message.format(*args))
+                self._first_order = order
 
     def run(self) -> str:
         stream = self.stream
+        blocks: list[str] = []  # the output so far, joined a few thousand parts at a time
         parts: list[str] = []
         written = 0  # code points output so far, for the max_output check
-        units = _UNIT.finditer(stream)
-        group = None  # the pending group match, waiting for its text
-        for unit in units:
+        group = None  # the pending group's (start, end), waiting for its text
+        surrogates = _SURROGATE.search(stream) is not None
+        for unit in _UNIT.finditer(stream):
             kind = unit.lastgroup
             if kind == "group":  # groups are maximal runs, so a text always comes between two
-                group = unit
+                group = unit.span()
                 continue
             if kind == "escape_at_end":
                 self.error("escape-at-end", unit.start(), "ESCAPE is the last code point")
                 break
-            text = self._text(unit)
+            text, start, end = self._text(unit) if surrogates else (stream, *unit.span())
             if group is None:
-                piece = _unescape(text)
+                head, tail = _unescape(text[start:end]), ""
             else:
-                piece = self._apply_group(group.start(), group.end(), text, written)
+                head, tail = self._apply_group(*group, *_slots(text, start, end), written)
                 group = None
-            parts.append(piece)
-            written += len(piece)
+            parts.append(head)
+            parts.append(tail)
+            written += len(head) + len(tail)
+            if self.first is not None:
+                return ""  # strict: every later unit's errors have larger offsets
+            if len(parts) >= _JOIN_EVERY:  # a short unit's string costs more than its text
+                blocks.append("".join(parts))
+                parts.clear()
         if group is not None:
-            self._dangling(group)
-        return "".join(parts)
+            self._dangling(*group)
+        blocks.append("".join(parts))
+        return "".join(blocks)
 
     # -- text and slots
 
-    def _text(self, unit: re.Match) -> str:
-        """The unit's raw text, with each lone surrogate recorded and replaced by U+FFFD."""
-        text = unit.group()
-        if not _SURROGATE.search(text):
-            return text
-        for bad in _SURROGATE.finditer(text):
-            self.error("lone-surrogate", unit.start() + bad.start(),
-                       f"U+{ord(bad.group()):04X} is a surrogate")
-        return _SURROGATE.sub("\ufffd", text)
+    def _text(self, unit: re.Match) -> tuple[str, int, int]:
+        """The unit's text as (string, start, end): the stream itself, or where it holds lone
+        surrogates, a copy with each one recorded and replaced by U+FFFD."""
+        stream, start, end = self.stream, unit.start(), unit.end()
+        if not _SURROGATE.search(stream, start, end):
+            return stream, start, end
+        for bad in islice(_SURROGATE.finditer(stream, start, end), None if self.record is not None else 1):
+            self.error("lone-surrogate", bad.start(), "U+{:04X} is a surrogate", ord(bad.group()))
+        text = _SURROGATE.sub("\ufffd", stream[start:end])
+        return text, 0, len(text)
 
     # -- 7.2 parsing a group
 
-    def _parse(self, start: int, end: int) -> list[_Instruction]:
-        """The well-formed instructions of the group stream[start:end]; errors are recorded."""
+    def _parse(self, start: int, end: int) -> Iterator[_Instruction]:
+        """The well-formed instructions of the group stream[start:end], one at a time (a group
+        may be long); its parse errors are recorded as they are met."""
         stream = self.stream
-        instructions = []
         i = start
         while i < end:
             cp = ord(stream[i])
-            if ARGUMENT_FIRST <= cp <= ARGUMENT_LAST:
-                self.error("stray-argument", i, "argument not consumed by an instruction")
-                i += 1
-                continue
             info = OPCODES.get(cp)
             if info is None:
-                self.error("unknown-opcode", i, f"U+{cp:04X} is not an assigned opcode")
-                i += 1
+                i = self._junk(i, end)
                 continue
             j = i + 1
             while j < end and j - i <= info.arity and ARGUMENT_FIRST <= ord(stream[j]) <= ARGUMENT_LAST:
                 j += 1
-            args = tuple(ord(c) - ARGUMENT_FIRST for c in stream[i + 1:j])
-            if len(args) < info.arity:
-                self.error("truncated-instruction", i,
-                           f"{info.name} needs {info.arity} arguments, has {len(args)}")
+            if j - i <= info.arity:
+                self.error("truncated-instruction", i, "{} needs {} arguments, has {}",
+                           info.name, info.arity, j - i - 1)
             else:
-                instructions.append(_Instruction(cp, args, i))
+                yield _Instruction(cp, tuple(ord(c) - ARGUMENT_FIRST for c in stream[i + 1:j]), i)
             i = j
-        return instructions
 
-    def _dangling(self, group: re.Match) -> None:
-        instructions = self._parse(group.start(), group.end())
-        if instructions:
-            self.error("dangling-group", instructions[0].offset, "instruction group with no text after it")
+    def _junk(self, start: int, end: int) -> int:
+        """Record the run of code points at ``start`` that are no assigned opcode and so start
+        no instruction (stray arguments, unknown opcodes); return the run's end."""
+        stop = _JUNK.match(self.stream, start, end).end()
+        # Each is an error, but only the first of the run can be a strict decoder's first
+        # error: the others matter only when every error is recorded.
+        for offset in range(start, stop) if self.record is not None else (start,):
+            cp = ord(self.stream[offset])
+            if ARGUMENT_FIRST <= cp <= ARGUMENT_LAST:
+                self.error("stray-argument", offset, "argument not consumed by an instruction")
+            else:
+                self.error("unknown-opcode", offset, "U+{:04X} is not an assigned opcode", cp)
+        return stop
+
+    def _dangling(self, start: int, end: int) -> None:
+        instructions = self._parse(start, end)
+        first = next(instructions, None)  # parse errors before it are recorded on the way
+        if first is not None:
+            self.error("dangling-group", first.offset, "instruction group with no text after it")
+            if self.record is not None:
+                for _ in instructions:  # the parse errors after it, which have larger offsets
+                    pass
 
     # -- 7.3 applying a group to its slots
 
-    def _apply_group(self, start: int, end: int, text: str, written: int) -> str:
-        """Decode the group stream[start:end] with the text after it."""
-        instructions = self._parse(start, end)
-        head, tail, slot_count = _slots(text)
-        capitals, marks, repeats = [], {}, []
-        for ins in instructions:
-            if ins.opcode == REPEAT or ins.opcode == MULTIREPEAT:
-                repeats.append(ins)
-            elif ins.args[0] >= slot_count:
-                self.error("position-out-of-range", ins.offset,
-                           f"slot {ins.args[0]} of a text with {slot_count} slots")
-            elif ins.opcode == CAPITALIZE:
-                capitals.append(ins.args[0])
-            else:
-                marks.setdefault(ins.args[0], []).append(OPCODE_TO_MARK[ins.opcode])
-        # Case before marks: `İ` is DOT_ABOVE on a capitalized `i`.
+    def _apply_group(self, start: int, end: int, head: list[str], tail: str, written: int) -> tuple[str, str]:
+        """Decode the group stream[start:end] with the slots of its text: the first 256 as
+        ``head`` (changed in place), the rest as ``tail``. Returns the decoded head and tail."""
+        slot_count = len(head)  # 256 for any longer text: every position fits it anyway
         lower_to_upper = _ucd.LOWER_TO_UPPER
-        for slot in capitals:
-            head[slot] = lower_to_upper.get(head[slot], head[slot])
+        marks: dict[int, list[str]] = {}
+        repeats: dict[int, array] = {}  # start slot -> offsets of its repeats, in stream order
+        for opcode, args, offset in self._parse(start, end):
+            if opcode == REPEAT or opcode == MULTIREPEAT:
+                repeats.setdefault(args[0], array("q")).append(offset)
+            elif args[0] >= slot_count:
+                self.error("position-out-of-range", offset, "slot {} of a text with {} slots",
+                           args[0], slot_count)
+            elif opcode == CAPITALIZE:  # case now, marks after all: `İ` is DOT_ABOVE on a capitalized `i`
+                head[args[0]] = lower_to_upper.get(head[args[0]], head[args[0]])
+            else:
+                marks.setdefault(args[0], []).append(OPCODE_TO_MARK[opcode])
         compositions = _ucd.COMPOSITIONS
         for slot, mark_list in marks.items():
             mark_seq = "".join(mark_list)
             head[slot] = compositions.get((head[slot], mark_seq)) or head[slot] + mark_seq
         if repeats:
             tail = self._repeat(head, tail, repeats, written)
-        return "".join(head) + tail
+        return "".join(head), tail
 
-    def _repeat(self, head: list[str], tail: str, repeats: list[_Instruction], written: int) -> str:
+    def _repeat(self, head: list[str], tail: str, repeats: dict[int, array], written: int) -> str:
         """Apply the repeats to ``head`` in place; return the new tail.
 
-        Repeats only name slots below 256, so whatever an expansion pushes past slot 255 is
-        moved into the tail at once: the work and memory stay proportional to the output,
-        which ``max_output`` bounds.
+        ``repeats`` maps a start slot to the stream offsets of its repeats (8 bytes each,
+        however many a hostile group holds). Repeats only name slots below 256, so whatever
+        an expansion pushes past slot 255 is moved into the tail at once: the work and memory
+        stay proportional to the output, which ``max_output`` bounds.
         """
         size = written + sum(map(len, head)) + len(tail)
         spilled: list[str] = []  # pushed out of the head, newest first in the output
-        # Descending start slot; sorted() is stable, so ties keep stream order.
-        for ins in sorted(repeats, key=lambda r: -r.args[0]):
-            if ins.opcode == REPEAT:
-                start, count = ins.args
-                end = start + 1
-            else:
-                start, end, count = ins.args
-            if count == 0:
-                self.error("bad-count", ins.offset, "a repeat count of 0")
-                continue
-            if end <= start:
-                self.error("bad-range", ins.offset, f"MULTIREPEAT range [{start}, {end}) is empty")
-                continue
-            if end > len(head):  # the head holds every slot while the list has fewer than 256
-                self.error("position-out-of-range", ins.offset,
-                           f"slots [{start}, {end}) of a slot list of {len(head)}")
-                continue
-            added = (count - 1) * sum(map(len, head[start:end]))
-            if size + added > self.max_output:
-                self.error("output-too-large", ins.offset,
-                           f"output would reach {size + added} code points (max_output {self.max_output})")
-                continue
-            head[start:end] = head[start:end] * count
-            size += added
-            if len(head) > _HEAD_SLOTS:
-                spilled.append("".join(head[_HEAD_SLOTS:]))
-                del head[_HEAD_SLOTS:]
+        for start in sorted(repeats, reverse=True):  # descending start, ties in stream order
+            for offset in repeats[start]:
+                end, count = self._repeat_range(offset, start)
+                if count == 0:
+                    self.error("bad-count", offset, "a repeat count of 0")
+                    continue
+                if end <= start:
+                    self.error("bad-range", offset, "MULTIREPEAT range [{}, {}) is empty", start, end)
+                    continue
+                if end > len(head):  # the head holds every slot while the list has fewer than 256
+                    self.error("position-out-of-range", offset, "slots [{}, {}) of a slot list of {}",
+                               start, end, len(head))
+                    continue
+                added = (count - 1) * sum(map(len, head[start:end]))
+                if size + added > self.max_output:
+                    self.error("output-too-large", offset, "output would reach {} code points (max_output {})",
+                               size + added, self.max_output)
+                    continue
+                head[start:end] = head[start:end] * count
+                size += added
+                if len(head) > _HEAD_SLOTS:
+                    spilled.append("".join(head[_HEAD_SLOTS:]))
+                    del head[_HEAD_SLOTS:]
         return "".join(reversed(spilled)) + tail if spilled else tail
+
+    def _repeat_range(self, offset: int, start: int) -> tuple[int, int]:
+        """(end, count) of the well-formed repeat at ``offset`` whose start slot is ``start``."""
+        stream = self.stream
+        if ord(stream[offset]) == REPEAT:
+            return start + 1, ord(stream[offset + 2]) - ARGUMENT_FIRST
+        return ord(stream[offset + 2]) - ARGUMENT_FIRST, ord(stream[offset + 3]) - ARGUMENT_FIRST
 
 
 class _Malformed(Exception):
@@ -239,14 +316,14 @@ class _UnitCache(dict):
     """(group, head of its text) -> decoded head, computed on a miss; a hit is one lookup."""
 
     def __missing__(self, unit: tuple[str, str]) -> str:
-        group, head = unit
-        errors: list[FormatError] = []
+        group, text = unit
         # A unit may grow by _FAST_EXPANSION code points at most here (marks add fewer than
         # its group's length): a bigger repeat is left to the careful path, so the fast path's
         # memory stays within a batch of max_output.
-        decoder = _Decoder(group + head, len(group) + len(head) + _FAST_EXPANSION, errors)
-        out = decoder._apply_group(0, len(group), head, 0)
-        if errors:
+        decoder = _Decoder(group, len(group) + len(text) + _FAST_EXPANSION, strict=True)
+        head, tail = _slots(text, 0, len(text))
+        out = "".join(decoder._apply_group(0, len(group), head, tail, 0))
+        if decoder.first is not None:
             raise _Malformed
         remember(self, unit, out)
         return out
@@ -261,12 +338,11 @@ class _ReachCache(dict):
     """
 
     def __missing__(self, group: str) -> int:
-        errors: list[FormatError] = []
-        instructions = _Decoder(group, DEFAULT_MAX_OUTPUT, errors)._parse(0, len(group))
-        if errors:
+        decoder = _Decoder(group, DEFAULT_MAX_OUTPUT, strict=True)
+        reach = max((ins.args[1] if ins.opcode == MULTIREPEAT else ins.args[0] + 1
+                     for ins in decoder._parse(0, len(group))), default=0)
+        if decoder.first is not None:
             raise _Malformed
-        reach = max(ins.args[1] if ins.opcode == MULTIREPEAT else ins.args[0] + 1
-                    for ins in instructions)
         remember(self, group, reach)
         return reach
 
@@ -279,7 +355,6 @@ def clear_caches() -> None:
     """Forget every cached unit (benchmarks use this for a cold start)."""
     for cache in (_unit_cache, _reach_cache, _short_unit_cache):
         cache.clear()
-_GROUP_SPLIT = re.compile("([\\ue000-\\ueffe]+)")
 _FAST_EXPANSION = 1024  # code points a repeat may add to one unit on the fast path
 _FAST_BATCH = 1024  # units decoded between two checks of max_output
 
@@ -314,25 +389,57 @@ _short_unit_cache = _ShortUnitCache()
 def _decode_fast(stream: str, max_output: int) -> str | None:
     """The fast path: every group with the first 12 code points of its text in one key.
 
+    Returns None where the careful path must decide: an error, a dangling group, or output
+    past ``max_output``. The stream is decoded a block at a time (see :func:`_blocks`), so
+    that the list of its units, about 25 bytes per code point, never covers the whole input.
+    """
+    out: list[str] = []
+    size = 0
+    try:
+        for block in _blocks(stream):
+            decoded = _decode_fast_block(block, max_output - size)
+            if decoded is None:
+                return None
+            out.append(decoded)
+            size += len(decoded)
+    except _Malformed:
+        return None
+    return "".join(out)
+
+
+_FAST_BLOCK = 1 << 16  # stream code points per block of the fast path
+_GROUP_START = re.compile("(?<![\ue000-\ueffe])[\ue000-\ueffe]")
+
+
+def _blocks(stream: str) -> Iterator[str]:
+    """The stream in slices of about _FAST_BLOCK code points, each cut just before a group, so
+    that every group keeps all its text (a short stream is one block, and no copy)."""
+    start = 0
+    while start < len(stream):
+        cut = _GROUP_START.search(stream, start + _FAST_BLOCK)
+        end = cut.start() if cut else len(stream)
+        yield stream[start:end]
+        start = end
+
+
+def _decode_fast_block(stream: str, max_output: int) -> str | None:
+    """Decode one block on the fast path, or None past ``max_output`` (raises _Malformed).
+
     ``re.split`` keeps each group together with the head of its text, so decoding is a cached
     lookup per unit through C-level ``map``, with the text between heads copied as it is
-    (a group that reaches further is decoded with its whole text). Returns None where the
-    careful path must decide: an error, a dangling group, or output past ``max_output``.
+    (a group that reaches further is decoded with its whole text).
     """
     parts = _SHORT_UNIT_SPLIT.split(stream)
     size = 0
-    try:
-        for batch in range(1, len(parts), 2 * _FAST_BATCH):
-            end = batch + 2 * _FAST_BATCH
-            decoded = list(map(_short_unit_cache.__getitem__, parts[batch:end:2]))
-            if None in decoded:
-                _decode_long_reach(parts, batch, decoded)
-            parts[batch:end:2] = decoded
-            size += sum(map(len, decoded))
-            if size > max_output:
-                return None  # a repeat may be the one that crosses max_output
-    except _Malformed:
-        return None
+    for batch in range(1, len(parts), 2 * _FAST_BATCH):
+        end = batch + 2 * _FAST_BATCH
+        decoded = list(map(_short_unit_cache.__getitem__, parts[batch:end:2]))
+        if None in decoded:
+            _decode_long_reach(parts, batch, decoded)
+        parts[batch:end:2] = decoded
+        size += sum(map(len, decoded))
+        if size > max_output:
+            return None  # a repeat may be the one that crosses max_output
     out = "".join(parts)
     return out if len(out) <= max_output else None
 
@@ -364,13 +471,18 @@ def _unescape(text: str) -> str:
     return _ESCAPE_PAIR.sub(r"\1", text) if ESCAPE_CHAR in text else text
 
 
-def _slots(text: str) -> tuple[list[str], str, int]:
-    """Split a text into its first 256 slots (a list), the rest (a string), and the slot count.
+def _slots(text: str, start: int, end: int) -> tuple[list[str], str]:
+    """Split text[start:end] into its first 256 slots (a list) and the rest, unescaped (a string).
 
     No instruction can name a slot past 255, and a text with more slots than that keeps 256 in
-    the head, so every range check can use ``len(head)``.
+    the head, so every range check can use ``len(head)``. Only the head is split into slots:
+    one string per code point of a long text would cost about 60 bytes each.
     """
-    if ESCAPE_CHAR not in text:
-        return list(text[:_HEAD_SLOTS]), text[_HEAD_SLOTS:], len(text)
-    slots = [s[-1] for s in _SLOT.findall(text)]
-    return slots[:_HEAD_SLOTS], "".join(slots[_HEAD_SLOTS:]), len(slots)
+    if text.find(ESCAPE_CHAR, start, end) < 0:
+        cut = min(end, start + _HEAD_SLOTS)
+        return list(text[start:cut]), text[cut:end]
+    # A slot is one or two code points, so the head lies in the first 512: findall over them
+    # splits it as over the whole text (a pair cut at the window's edge comes after slot 255).
+    found = _SLOT.findall(text, start, min(end, start + 2 * _HEAD_SLOTS))[:_HEAD_SLOTS]
+    cut = start + sum(map(len, found))
+    return [slot[-1] for slot in found], _unescape(text[cut:end])

@@ -39,6 +39,11 @@ class FormatError(ValueError):
         return (FormatError, (self.kind, self.offset, self.message))
 
 
+def strict_order(kind: str, offset: int) -> tuple[int, int]:
+    """The order of spec 8.2: of several errors, a strict decoder reports the smallest."""
+    return offset, _PRECEDENCE.get(kind, 3)
+
+
 def first_error(errors: list[FormatError]) -> FormatError:
     """The error a strict decoder reports: smallest offset, then the spec's precedence."""
-    return min(errors, key=lambda e: (e.offset, _PRECEDENCE.get(e.kind, 3)))
+    return min(errors, key=lambda e: strict_order(e.kind, e.offset))

@@ -13,7 +13,7 @@ import functools
 import re
 from typing import TYPE_CHECKING
 
-from ..decode import DEFAULT_MAX_OUTPUT, ERRORS
+from ..decode import DEFAULT_MAX_OUTPUT, ERRORS, check_max_output
 from ..decode import decode as decode_stream
 from ..errors import FormatError
 from ..opcodes import ARGUMENT_FIRST, ARGUMENT_LAST, ESCAPE_CHAR, MULTIREPEAT, OPCODES, REPEAT
@@ -94,10 +94,10 @@ class DecodeStream:
         self.tokenizer = tokenizer
         self.errors = errors
         self.skip_special_tokens = skip_special_tokens
-        self.max_output = max_output
+        self.max_output = check_max_output(max_output)
         self._table = tokenizer.token_table
         self._reader = IdReader(self._table, strict=errors == "strict")
-        self._stretch = _Stretch(errors == "strict", max_output)
+        self._stretch = _Stretch(errors == "strict", self.max_output)
         self._index = 0  # ids taken so far: the index of the next one
 
     def step(self, id: int) -> str | None:
@@ -136,7 +136,7 @@ class DecodeStream:
 
 # Text with no group: code points outside U+E000..U+EFFF, and escape pairs. An escape with
 # nothing after it yet is not matched (it waits for its code point).
-_LITERAL = re.compile(r"(?:[^\ue000-\uefff]|\uefff[\s\S])*")
+_LITERAL = re.compile(r"(?:[^\ue000-\uefff]++|\uefff[\s\S])*+")  # possessive: no stack per code point
 _GROUP_RUN = re.compile("[\ue000-\ueffe]*")
 _NEEDS_CARE = re.compile("[\ud800-\udfff\ue000-\uefff]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
