@@ -21,7 +21,7 @@ from itertools import islice
 from typing import NamedTuple
 
 from . import _ucd
-from ._cache import remember
+from .cache import remember
 from .errors import FormatError, strict_order
 from .opcodes import (
     ARGUMENT_FIRST,
