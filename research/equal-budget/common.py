@@ -11,7 +11,7 @@ from functok import _ucd
 from functok.normalize import nfc
 from functok.split import split
 from functok.compare_corpus import stdlib_corpus, DEFAULT_MAX_LINE
-from functok.tokenizer.train import with_byte_tokens as _with_byte_tokens
+from functok.tokenizer import _with_byte_tokens
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CACHE = os.path.join(HERE, "cache")
