@@ -60,10 +60,10 @@ def measure(c: Case, repeat: int) -> bool:
 
 # --- cases: the decoder (functok.decode) ---------------------------------------------------
 
-# Code points; 4x the input in at most 5x the time. Where decoding is mostly copying, a
-# millisecond at 1M is noise: those cases start at 4M.
-_DECODE_SIZES = (1 << 20, 1 << 21, 1 << 22)
-_COPY_SIZES = (1 << 22, 1 << 23, 1 << 24)
+# Code points; 4x the input in at most 5x the time. The smallest size takes tens of
+# milliseconds at least, so that one scheduler hiccup on a shared machine is not a ratio.
+_DECODE_SIZES = (1 << 22, 1 << 23, 1 << 24)
+_GROUP_SIZES = (1 << 19, 1 << 20, 1 << 21)  # instructions: about a microsecond each
 
 
 def _decode(stream: str, **options: Any) -> str | None:
@@ -84,7 +84,7 @@ def _decoder_case(name: str, make: Callable[[int], str], what: str, sizes: tuple
 
 def _near_max_output() -> Case:
     return Case("decode-over-max-output", lambda n: ("\ue200\ue000\ue003" + "a" * n, n),
-                lambda made: _decode(made[0], max_output=made[1], errors="replace"), _COPY_SIZES, 5.0,
+                lambda made: _decode(made[0], max_output=made[1], errors="replace"), _DECODE_SIZES, 5.0,
                 "REPEAT(0,3) then n letters, max_output = n, lenient (the careful path drops the repeat)")
 
 
@@ -104,12 +104,12 @@ CASES += [
     _decoder_case("decode-lenient-surrogates", lambda n: "a\ud800" * (n // 2),
                   "a letter and a lone surrogate, n/2 times, errors='replace'", errors="replace"),
     _decoder_case("decode-careful-escape", lambda n: "\uefff\ue000" + "lorem ipsum " * (n // 12),
-                  "one escape pair then n code points of text (the careful path)", _COPY_SIZES),
+                  "one escape pair then n code points of text (the careful path)"),
     _near_max_output(),
     _decoder_case("decode-group-escape-cjk", lambda n: "\ue100\ue000\uefff\ue000" + "\u4e2d" * n,
-                  "CAPITALIZE(0), an escape pair, then n CJK characters in one text", _COPY_SIZES),
+                  "CAPITALIZE(0), an escape pair, then n CJK characters in one text"),
     _decoder_case("decode-long-group", lambda n: "\ue100\ue000" * (n // 2) + "a",
-                  "one group of n/2 CAPITALIZE(0), then a letter"),
+                  "one group of n/2 CAPITALIZE(0), then a letter", _GROUP_SIZES),
     _decoder_case("decode-fast-short-units", _short_units, "n/4 units of CAPITALIZE(0) 'a ' (the fast path)"),
 ]
 
@@ -208,7 +208,7 @@ CASES += [
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", help="run only the cases whose name contains this")
-    parser.add_argument("--repeat", type=int, default=3, help="best of N per size (default 3)")
+    parser.add_argument("--repeat", type=int, default=5, help="best of N per size (default 5)")
     args = parser.parse_args(argv)
     selected = [c for c in CASES if not args.only or args.only in c.name]
     results = [measure(c, args.repeat) for c in selected]

@@ -101,14 +101,14 @@ def _encoder(case: str, tokenizer_path: str, gpt2_path: str):
         hf = HFTokenizer.from_str(json.dumps(data))
         return lambda text: hf.encode(text, add_special_tokens=False).ids
     if case == "gpt2-optimal":
-        from functok.vocab import load_tiktoken
+        from functok.tokenizer.external import load_tiktoken
 
         vocab = load_tiktoken(gpt2_path, pattern="gpt2")
         return lambda text: vocab.encode(text, segmentation="optimal")
     if case == "tiktoken":
         import tiktoken
 
-        from functok.vocab import PATTERNS, read_tiktoken_ranks
+        from functok.tokenizer.external import PATTERNS, read_tiktoken_ranks
 
         enc = tiktoken.Encoding("gpt2-local", pat_str=PATTERNS["gpt2"],
                                 mergeable_ranks=read_tiktoken_ranks(gpt2_path), special_tokens={})
@@ -176,7 +176,7 @@ def main() -> int:
         return 0
 
     import functok
-    from functok.vocab import find_gpt2_tiktoken
+    from functok.tokenizer.external import find_gpt2_tiktoken
 
     gpt2 = args.gpt2 or (str(find_gpt2_tiktoken() or "") or None)
     print(f"# functok {functok.__version__}, Python {platform.python_version()}, "

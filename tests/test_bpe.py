@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from functok.bpe import BPE, TiktokenBPE, byte_fallback_token
-from functok.vocab import PATTERNS, bytes_to_unicode, find_gpt2_tiktoken, read_tiktoken_ranks
+from functok.tokenizer.bpe import BPE, TiktokenBPE, byte_fallback_token
+from functok.tokenizer.external import PATTERNS, bytes_to_unicode, find_gpt2_tiktoken, read_tiktoken_ranks
 
 from fixtures.trained import need_tokenizers, stdlib_texts, stdlib_tokenizer, udhr_texts
 
@@ -113,7 +113,7 @@ def test_unk_and_byte_fallback_match_hf(words, fuse_unk):
 def test_byte_level_vocabulary_matches_hf():
     """A GPT-2-style byte-level vocabulary trained here, compared pre-token by pre-token."""
     tokenizers = need_tokenizers()
-    from functok.vocab import load_hf
+    from functok.tokenizer.external import load_hf
 
     train, held_out = stdlib_texts()
     hf = tokenizers.Tokenizer(tokenizers.models.BPE())
@@ -195,7 +195,7 @@ def test_random_rank_tables_match_tiktoken(ranks, texts):
 def test_gpt2_pattern_for_re_equals_regex():
     """functok runs GPT-2's pattern on the standard library's `re`; `regex` runs the original."""
     regex = pytest.importorskip("regex")
-    from functok.vocab import _gpt2_pattern
+    from functok.tokenizer.external import gpt2_pattern as _gpt2_pattern
 
     _, held_out = stdlib_texts()
     texts = list(held_out[:40]) + ["x's 'll  \t\n\n  é漢字 1234 ½ \U0001d400\U0001f600!!", "\u3000 a\u00a0b"]
@@ -211,7 +211,7 @@ def test_gpt2_pattern_for_re_equals_regex():
 @given(st.text(st.characters(codec="utf-8"), max_size=40))
 def test_gpt2_pattern_on_any_text(text):
     regex = pytest.importorskip("regex")
-    from functok.vocab import _gpt2_pattern
+    from functok.tokenizer.external import gpt2_pattern as _gpt2_pattern
 
     assert _gpt2_pattern().findall(text) == regex.findall(PATTERNS["gpt2"], text)
 
@@ -233,7 +233,7 @@ def test_gpt2_rank_file_matches_tiktoken():
         import tiktoken
     except ImportError:
         _skip_unless_ci("the parity test needs tiktoken (the dev extra)")
-    from functok.vocab import load_tiktoken
+    from functok.tokenizer.external import load_tiktoken
 
     ranks = read_tiktoken_ranks(path)
     assert len(ranks) == 50256  # GPT-2's 50,257 tokens less <|endoftext|>
@@ -296,7 +296,7 @@ def _train_hf(kind: str, texts: list[str]):
 
 @pytest.mark.parametrize("kind", ["llama3-like", "llama2-like"])
 def test_whole_tokenizer_json_matches_hf_encode(kind):
-    from functok.vocab import load_hf
+    from functok.tokenizer.external import load_hf
 
     train, held_out = stdlib_texts()
     hf, data = _train_hf(kind, list(train[:30]))

@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from functok.bpe import BPE, byte_fallback_token
-from functok.segment import Segmenter, brute_force, run_vector
+from functok.conformance.ops import segment as run_vector
+from functok.tokenizer.bpe import BPE, byte_fallback_token
+from functok.tokenizer.segment import Segmenter, brute_force
 
 # The hand-written vectors live beside the tests until the conformance suite takes them in.
 _SUITE = Path(__file__).resolve().parents[1] / "conformance" / "vectors" / "segment.json"

@@ -16,7 +16,7 @@ import pytest
 import functok
 from functok import Tokenizer, TokenizerFileError
 from functok.cli import main
-from functok.vocab import load_hf, load_vocabulary, read_tiktoken_ranks
+from functok.tokenizer.external import load_hf, load_vocabulary, read_tiktoken_ranks
 
 FIXTURE = Path(__file__).parent / "fixtures" / "tokenizer-small.json"
 SCHEMA = Path(__file__).resolve().parents[1] / "conformance" / "schema" / "tokenizer-file.schema.json"

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from functok.cli import main
-from functok.tsr import BUCKETS, measure
-from functok.vocab import load_hf, load_tiktoken, load_vocabulary
+from functok.tokenizer.external import load_hf, load_tiktoken, load_vocabulary
+from functok.tokenizer.tsr import BUCKETS, measure
 
 from fixtures.trained import need_tokenizers, stdlib_texts, stdlib_tokenizer
 

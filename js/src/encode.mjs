@@ -3,8 +3,8 @@ import { OPCODES } from './tables.mjs';
 import { DECOMP13, TO_LOWER } from './ucd.mjs';
 import { FormatError } from './errors.mjs';
 import { codePoints, fromCodePoints, firstSurrogate } from './text.mjs';
-import { nfc, nfcList } from './normalize.mjs';
-import { splitEnds, digitsOf } from './split.mjs';
+import { nfc, nfcList, clearSpanCache } from './normalize.mjs';
+import { splitEnds, pieceEnd, digitsOf } from './split.mjs';
 
 const CAPITALIZE = 0xe100, FIRST_DIACRITIC = 0xe101, REPEAT = 0xe200, MULTIREPEAT = 0xe201;
 const ARG = 0xe000, ESCAPE = 0xefff;
@@ -190,6 +190,9 @@ function checkText(text) {
 const CACHE_LIMIT = 1 << 16;
 const caches = new Map(); // feature flags -> Map(piece -> [encoded, pretokens])
 
+/** Forget every cached piece (benchmarks use this for a cold start). */
+export function clearCaches() { caches.clear(); tables.clear(); clearSpanCache(); }
+
 function cacheFor(flags) {
   let c = caches.get(flags);
   if (c === undefined) { c = new Map(); caches.set(flags, c); }
@@ -197,9 +200,13 @@ function cacheFor(flags) {
   return c;
 }
 
+/** A piece's cache entry: [encoded, group (flat code points), encoded as UTF-16 units, changed]. */
 function encodePieceString(piece, flags) {
   const r = analyse(codePoints(piece), flags & 1, flags & 2, flags & 4, false);
-  return [groupString(r.ops) + baseString(r.slots), r.ops];
+  const encoded = groupString(r.ops) + baseString(r.slots);
+  const units = new Uint16Array(encoded.length);
+  for (let k = 0; k < encoded.length; k++) units[k] = encoded.charCodeAt(k);
+  return [encoded, r.ops, units, encoded !== piece];
 }
 
 function normalized(text, normalize) {
@@ -209,52 +216,159 @@ function normalized(text, normalize) {
 
 // --- The public entry points ----------------------------------------------------------------------
 
+// What can make a BMP code unit encode to something else: bit 0 a case pair (6.2, `case`),
+// bit 1 a decomposition over the 13 marks (6.2, `marks`), bit 3 always (U+E000..U+EFFF is
+// escaped, 6.3; a surrogate is half of a supplementary code point, which takes the full path).
+const SPECIAL = new Uint8Array(0x10000);
+for (const c of TO_LOWER.keys()) if (c < 0x10000) SPECIAL[c] |= 1;
+for (const c of DECOMP13.keys()) if (c < 0x10000) SPECIAL[c] |= 2;
+SPECIAL.fill(8, 0xd800, 0xe000);
+SPECIAL.fill(8, 0xe000, 0xf000);
+
 /**
- * Whether the piece s[a:b] is ASCII and encodes to itself: no capital letter (the only ASCII
- * code points with a case pair or a decomposition), and no unit of 1..8 code points three times
- * in a row (without one, folding emits nothing). A false answer only means "take the full path".
+ * Whether a[lo:hi] holds a unit of 1..8 code units three times in a row (a unit of L at k
+ * repeats three times exactly when a[m] === a[m + L] for the 2L positions m from k). Without
+ * one, folding (6.1) emits nothing.
  */
-function plainAscii(s, a, b) {
-  for (let i = a; i < b; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x80 || (c >= 0x41 && c <= 0x5a)) return false;
-    for (let L = 1; L <= 8 && i + 3 * L <= b; L++) {
-      if (s.charCodeAt(i + L) === c && s.charCodeAt(i + 2 * L) === c) {
-        let same = true;
-        for (let m = 1; m < L && same; m++) {
-          const d = s.charCodeAt(i + m);
-          same = s.charCodeAt(i + L + m) === d && s.charCodeAt(i + 2 * L + m) === d;
-        }
-        if (same) return false;
+function hasRepeat(a, lo, hi) {
+  for (let L = 1; L <= 8 && 3 * L <= hi - lo; L++) {
+    const need = 2 * L;
+    let run = 0;
+    for (let m = lo; m + L < hi; m++) {
+      if (a[m] !== a[m + L]) run = 0;
+      else if (++run >= need) return true;
+    }
+  }
+  return false;
+}
+
+// The output is built in a UTF-16 buffer and read back with TextDecoder, which needs the host's
+// byte order to be little-endian (it is on every engine in use); elsewhere, by String.fromCharCode.
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const UTF16 = LITTLE_ENDIAN && typeof TextDecoder === 'function'
+  ? new TextDecoder('utf-16le', { ignoreBOM: true }) : null; // keep a leading U+FEFF
+
+function bufferString(buf, length) {
+  if (UTF16 !== null) return UTF16.decode(buf.subarray(0, length));
+  let out = '';
+  for (let k = 0; k < length; k += 8192) out += String.fromCharCode.apply(null, buf.subarray(k, Math.min(k + 8192, length)));
+  return out;
+}
+
+function grow(buf, need) {
+  const bigger = new Uint16Array(Math.max(need, buf.length * 2));
+  bigger.set(buf);
+  return bigger;
+}
+
+/**
+ * The encoder's piece cache: an open-addressing hash table keyed by the piece's code units as
+ * they lie in the output buffer, so that a hit needs no slice of the text and no string hash.
+ * Values are the cache entries of encodePieceString. Emptied when half full.
+ */
+class PieceTable {
+  constructor(bits, maxBits) {
+    this.maxBits = maxBits;
+    this.resize(bits);
+  }
+  resize(bits) {
+    this.bits = bits;
+    this.mask = (1 << bits) - 1;
+    this.limit = 1 << (bits - 1);
+    this.hashes = new Int32Array(this.mask + 1);
+    this.keys = new Array(this.mask + 1).fill(null);
+    this.values = new Array(this.mask + 1).fill(null);
+    this.size = 0;
+  }
+  /** Double the table (re-inserting every entry), or empty it at the largest size. */
+  grow() {
+    const { hashes, keys, values } = this;
+    if (this.bits >= this.maxBits) { this.resize(this.bits); return; }
+    this.resize(this.bits + 1);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      if (key === null) continue;
+      let k = hashes[i] & this.mask;
+      while (this.keys[k] !== null) k = (k + 1) & this.mask;
+      this.hashes[k] = hashes[i]; this.keys[k] = key; this.values[k] = values[i];
+      this.size++;
+    }
+  }
+  /** The slot of the key buf[j:j+len] with hash h: its own, or the empty one where it belongs. */
+  slot(buf, j, len, h) {
+    const { hashes, keys, mask } = this;
+    for (let i = h & mask; ; i = (i + 1) & mask) {
+      const key = keys[i];
+      if (key === null) return i;
+      if (hashes[i] === h && key.length === len) {
+        let k = 0;
+        while (k < len && key[k] === buf[j + k]) k++;
+        if (k === len) return i;
       }
     }
   }
-  return true;
+  insert(i, buf, j, len, h, value) {
+    if (this.size >= this.limit) { this.grow(); i = this.slot(buf, j, len, h); }
+    this.hashes[i] = h;
+    this.keys[i] = buf.slice(j, j + len);
+    this.values[i] = value;
+    this.size++;
+  }
 }
+const tables = new Map(); // feature flags -> PieceTable
 
-/** Encode text to a stream (spec 6). */
+/**
+ * Encode text to a stream (spec 6): normalize, then cut and encode piece by piece in one scan.
+ * Each piece is copied into the output buffer as it is checked; a piece that encodes to itself
+ * (the usual case) stays, any other is overwritten with its encoding, from the piece cache.
+ */
 export function encode(text, { normalize = 'nfc', splitter = 'llama3', features } = {}) {
   checkNormalize(normalize);
   const flags = featureFlags(features);
   const digits = digitsOf(splitter);
-  const t = normalized(text, normalize);
-  const ends = splitEnds(t, digits);
-  const cache = cacheFor(flags);
-  const parts = [];
-  let start = 0, copied = 0; // t[copied:start] is plain text not yet in parts
-  for (let k = 0; k < ends.length; k++) {
-    const end = ends[k];
-    if (plainAscii(t, start, end)) { start = end; continue; }
-    if (copied < start) parts.push(t.slice(copied, start));
-    const piece = t.slice(start, end);
-    let hit = cache.get(piece);
-    if (hit === undefined) { hit = encodePieceString(piece, flags); cache.set(piece, hit); }
-    parts.push(hit[0]);
-    start = copied = end;
+  if (typeof text !== 'string') throw new TypeError(`expected a string, not ${typeof text}`);
+  let t = text;
+  if (normalize === 'nfc') t = nfc(text, true);
+  else checkText(text);
+  const n = t.length;
+  if (n === 0) return t;
+  const mask = 8 | (flags & 3), repeats = (flags & 4) !== 0;
+  let table = tables.get(flags);
+  if (table === undefined) { table = new PieceTable(10, 17); tables.set(flags, table); }
+  let buf = new Uint16Array(n + (n >> 3) + 64);
+  let j = 0; // buf[0:j] is the stream so far
+  let changed = false;
+  for (let start = 0; start < n;) {
+    const end = pieceEnd(t, start, n, digits);
+    const len = end - start;
+    if (j + len > buf.length) buf = grow(buf, j + len);
+    let special = 0, h = len;
+    for (let i = start, k = j; i < end; i++, k++) {
+      const c = t.charCodeAt(i);
+      buf[k] = c;
+      special |= SPECIAL[c];
+      h = (Math.imul(h, 0x01000193) ^ c) | 0;
+    }
+    if ((special & mask) === 0 && (!repeats || len < 3 || !hasRepeat(buf, j, j + len))) j += len;
+    else {
+      h ^= h >>> 15;
+      h = Math.imul(h, 0x2c1b3c6d);
+      h ^= h >>> 12;
+      const at = table.slot(buf, j, len, h);
+      let hit = table.values[at];
+      if (hit === null) {
+        hit = encodePieceString(t.slice(start, end), flags);
+        table.insert(at, buf, j, len, h, hit);
+      }
+      const units = hit[2];
+      if (j + units.length > buf.length) buf = grow(buf, j + units.length);
+      buf.set(units, j);
+      j += units.length;
+      changed ||= hit[3];
+    }
+    start = end;
   }
-  if (copied === 0) return t;
-  if (copied < t.length) parts.push(t.slice(copied));
-  return parts.join('');
+  return changed ? bufferString(buf, j) : t;
 }
 
 /** The pre-tokens BPE sees (spec 9); they concatenate to encode(text). */

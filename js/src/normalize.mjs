@@ -1,6 +1,7 @@
 // Normalization (spec 4): NFC by spans of unstable code points, with source offsets (4.4).
-import { isStable, nfcCodePoints } from './ucd.mjs';
-import { codePoints, fromCodePoints } from './text.mjs';
+import { isStable, nfcCodePoints, UNSTABLE_BMP } from './ucd.mjs';
+import { codePoints, fromCodePoints, firstSurrogate } from './text.mjs';
+import { FormatError } from './errors.mjs';
 
 function sameList(a, b) {
   if (a.length !== b.length) return false;
@@ -48,7 +49,101 @@ export function nfcList(cps, offsets = false) {
   return { cps: out, starts, ends };
 }
 
-const CANDIDATE = /[^\u0000-\u02ff]/g;
+const CANDIDATE = /[^\u0000-\u02ff]/g; // code units that need a look
+const SPAN_CACHE = new Map(); // span -> its NFC (natural text repeats its spans)
+const SPAN_CACHE_LIMIT = 1 << 14, SPAN_CACHE_MAX = 32;
+
+function spanNfc(span) {
+  let out = SPAN_CACHE.get(span);
+  if (out === undefined) {
+    out = fromCodePoints(nfcCodePoints(codePoints(span)));
+    if (span.length <= SPAN_CACHE_MAX) {
+      if (SPAN_CACHE.size >= SPAN_CACHE_LIMIT) SPAN_CACHE.clear();
+      SPAN_CACHE.set(span, out);
+    }
+  }
+  return out;
+}
+
+/** Forget the cached spans (benchmarks use this for a cold start). */
+export function clearSpanCache() { SPAN_CACHE.clear(); }
+
+function loneSurrogate(text) {
+  return new FormatError('lone-surrogate', firstSurrogate(text), 'a surrogate code point is not a Unicode scalar value');
+}
+
+/**
+ * NFC of a string (spec 4.2), from the pinned tables, span by span (4.4) in one scan of the
+ * UTF-16 units. With `check`, a lone surrogate throws a FormatError (spec 4.3), found in the
+ * same scan. Already-NFC text is returned as is.
+ */
+export function nfc(text, check = false) {
+  const n = text.length;
+  let parts = null;
+  let copied = 0; // text[0:copied] is in parts
+  let i = 0, quiet = 0; // quiet: code units < U+0300 in a row
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c < 0x300) {
+      i++;
+      // a long stretch of them (code, Latin text): let the regex engine find the next candidate
+      if (++quiet >= 32) {
+        quiet = 0;
+        CANDIDATE.lastIndex = i;
+        if (!CANDIDATE.test(text)) break;
+        i = CANDIDATE.lastIndex - 1;
+      }
+      continue;
+    }
+    quiet = 0;
+    let w = 1;
+    if (c >= 0xd800 && c <= 0xdfff) {
+      const d = c <= 0xdbff && i + 1 < n ? text.charCodeAt(i + 1) : 0;
+      if (d < 0xdc00 || d > 0xdfff) {
+        if (check) throw loneSurrogate(text);
+        i++; // a surrogate code point is stable
+        continue;
+      }
+      if (isStable(((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000)) { i += 2; continue; }
+      w = 2;
+    } else if (UNSTABLE_BMP[c] === 0) { i++; continue; }
+    // a maximal run of unstable code points [i, e), with the stable one just before it
+    let s = i;
+    if (i > 0) {
+      const p = text.charCodeAt(i - 1);
+      s = p >= 0xdc00 && p <= 0xdfff && i > 1 && cpAt(text, i - 2) >= 0x10000 ? i - 2 : i - 1;
+    }
+    let e = i + w;
+    while (e < n) {
+      const x = text.charCodeAt(e);
+      if (x < 0x300) break;
+      if (x >= 0xd800 && x <= 0xdfff) {
+        const d = x <= 0xdbff && e + 1 < n ? text.charCodeAt(e + 1) : 0;
+        if (d < 0xdc00 || d > 0xdfff) {
+          if (check) throw loneSurrogate(text);
+          break;
+        }
+        if (isStable(((x - 0xd800) << 10) + (d - 0xdc00) + 0x10000)) break;
+        e += 2;
+      } else {
+        if (UNSTABLE_BMP[x] === 0) break;
+        e++;
+      }
+    }
+    const span = text.slice(s, e);
+    const normal = spanNfc(span);
+    if (normal !== span) {
+      if (parts === null) parts = [];
+      if (copied < s) parts.push(text.slice(copied, s));
+      parts.push(normal);
+      copied = e;
+    }
+    i = e;
+  }
+  if (parts === null) return text;
+  if (copied < n) parts.push(text.slice(copied));
+  return parts.join('');
+}
 
 function cpAt(s, i) {
   const c = s.charCodeAt(i);
@@ -57,42 +152,4 @@ function cpAt(s, i) {
     if (d >= 0xdc00 && d <= 0xdfff) return ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
   }
   return c;
-}
-
-/** NFC of a string (spec 4.2), from the pinned tables. Works span by span on the string. */
-export function nfc(text) {
-  const n = text.length;
-  const parts = [];
-  let copied = 0; // text[0:copied] is in parts
-  CANDIDATE.lastIndex = 0;
-  for (;;) {
-    const m = CANDIDATE.exec(text);
-    if (m === null) break;
-    let i = m.index;
-    let c = cpAt(text, i);
-    if (isStable(c)) { CANDIDATE.lastIndex = i + (c >= 0x10000 ? 2 : 1); continue; }
-    // the stable code point before the run (none at the start of the text)
-    let s = i;
-    if (i > 0) {
-      const p = text.charCodeAt(i - 1);
-      s = p >= 0xdc00 && p <= 0xdfff && i > 1 && cpAt(text, i - 2) >= 0x10000 ? i - 2 : i - 1;
-    }
-    let e = i;
-    while (e < n) {
-      c = cpAt(text, e);
-      if (isStable(c)) break;
-      e += c >= 0x10000 ? 2 : 1;
-    }
-    const span = codePoints(text.slice(s, e));
-    const normal = nfcCodePoints(span);
-    if (!sameList(span, normal)) {
-      if (copied < s) parts.push(text.slice(copied, s));
-      parts.push(fromCodePoints(normal));
-      copied = e;
-    }
-    CANDIDATE.lastIndex = e;
-  }
-  if (copied === 0) return text;
-  if (copied < n) parts.push(text.slice(copied));
-  return parts.join('');
 }

@@ -1,96 +1,120 @@
 // The splitters of spec 5: llama3 and paper, matched by hand (leftmost-first, greedy, with the
-// backtracking of 5.3) over the pinned classes of 3.2. Works on UTF-16 strings directly.
+// backtracking of 5.3) over the pinned classes of 3.2. Works on UTF-16 strings directly: one
+// function finds the end of the piece that starts at a position, with no regex and no closure,
+// so that the encoder can cut and encode in one pass.
 import { CLASS_BMP, classOf, CLS_L, CLS_N, CLS_W } from './ucd.mjs';
 
 export const SPLITTERS = ['llama3', 'paper'];
 
 const OTHER = 0;
 
+/** The class (3.2) of the code point at UTF-16 index i < n; a lone surrogate is in none. */
+function classAt(s, i, n) {
+  const c = s.charCodeAt(i);
+  if (c < 0xd800 || c > 0xdbff || i + 1 >= n) return CLASS_BMP[c];
+  const d = s.charCodeAt(i + 1);
+  if (d < 0xdc00 || d > 0xdfff) return OTHER;
+  return classOf(((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000);
+}
+
+/** The end of the run of class k that starts at i. */
+function runOf(s, i, n, k) {
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdbff) {
+      if (CLASS_BMP[c] !== k) break;
+      i++;
+    } else {
+      const d = i + 1 < n ? s.charCodeAt(i + 1) : 0;
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        if (classOf(((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000) !== k) break;
+        i += 2;
+      } else {
+        if (k !== OTHER) break;
+        i++;
+      }
+    }
+  }
+  return i;
+}
+
+function crlfRun(s, i, n) {
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    if (c !== 0x0a && c !== 0x0d) break;
+    i++;
+  }
+  return i;
+}
+
 /**
- * Cut `s` (a string) into pieces; returns the end index (UTF-16) of every piece, in order.
+ * The end (UTF-16 index) of the piece of `s` that starts at `pos` < n = s.length.
  * `maxDigits` is 3 for llama3, 1 for paper.
  */
+export function pieceEnd(s, pos, n, maxDigits) {
+  let c = s.charCodeAt(pos);
+  let next = pos + 1;
+  let k;
+  if (c < 0xd800 || c > 0xdbff || next >= n) k = CLASS_BMP[c];
+  else {
+    const d = s.charCodeAt(next);
+    if (d >= 0xdc00 && d <= 0xdfff) {
+      c = ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
+      next++;
+      k = classOf(c);
+    } else k = OTHER;
+  }
+  // 1. contractions (5.2)
+  if (c === 0x27 && next < n) {
+    const a = s.charCodeAt(next);
+    if (a === 0x73 || a === 0x53 || a === 0x17f || a === 0x74 || a === 0x54 || a === 0x6d || a === 0x4d ||
+        a === 0x64 || a === 0x44) return next + 1;
+    const b = next + 1 < n ? s.charCodeAt(next + 1) : 0;
+    if ((a === 0x72 || a === 0x52 || a === 0x76 || a === 0x56) && (b === 0x65 || b === 0x45)) return next + 2;
+    if ((a === 0x6c || a === 0x4c) && (b === 0x6c || b === 0x4c)) return next + 2;
+  }
+  // 2. letters (the optional prefix cannot be a letter)
+  if (k === CLS_L) return runOf(s, next, n, CLS_L);
+  if (k === CLS_N) {
+    // 3. numbers, 1..maxDigits
+    let end = next;
+    for (let m = 1; m < maxDigits && end < n; m++) {
+      const e = s.charCodeAt(end);
+      if (e < 0xd800 || e > 0xdbff) {
+        if (CLASS_BMP[e] !== CLS_N) break;
+        end++;
+      } else {
+        if (classAt(s, end, n) !== CLS_N) break;
+        end += 2; // a paired high surrogate: classAt gives N only for a supplementary code point
+      }
+    }
+    return end;
+  }
+  const crlf = c === 0x0a || c === 0x0d;
+  // 2. one code point that is not CR, LF, L or N, then letters
+  if (!crlf && next < n && classAt(s, next, n) === CLS_L) return runOf(s, next, n, CLS_L);
+  // 4. punctuation, symbols, marks, private use; then CR/LF
+  if (k === OTHER) return crlfRun(s, runOf(s, next, n, OTHER), n);
+  // 4. with its optional space
+  if (c === 0x20 && next < n && classAt(s, next, n) === OTHER) return crlfRun(s, runOf(s, next, n, OTHER), n);
+  // whitespace: 5, 6, 7 (every White_Space code point is in the BMP)
+  const e = runOf(s, pos, n, CLS_W);
+  for (let i = e - 1; i >= pos; i--) {
+    const w = s.charCodeAt(i);
+    if (w === 0x0a || w === 0x0d) return i + 1; // 5. \s*[\r\n]+
+  }
+  if (e === n) return e; // 6. \s+(?!\S) at the end of the text
+  // 6. gives back the last whitespace code point, if one is left; else 7.
+  return e - 1 > pos ? e - 1 : e;
+}
+
+/** The end index (UTF-16) of every piece of `s`, in order. */
 export function splitEnds(s, maxDigits) {
   const n = s.length;
   const ends = [];
-  // code point and class at UTF-16 index i
-  let pos = 0;
-  const cpAt = (i) => {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) return ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
-    }
-    return c;
-  };
-  const width = (c) => (c >= 0x10000 ? 2 : 1);
-  const cls = (c) => (c < 0x10000 ? CLASS_BMP[c] : classOf(c));
-  // end of a run of class k from i
-  const runOf = (i, k) => {
-    while (i < n) {
-      const c = cpAt(i);
-      if (cls(c) !== k) break;
-      i += width(c);
-    }
-    return i;
-  };
-  const isCRLF = (c) => c === 0x0a || c === 0x0d;
-  const crlfRun = (i) => {
-    while (i < n && isCRLF(s.charCodeAt(i))) i++;
-    return i;
-  };
-  while (pos < n) {
-    const c = cpAt(pos);
-    const k = cls(c);
-    const next = pos + width(c);
-    let end = -1;
-    // 1. contractions (5.2)
-    if (c === 0x27 && next < n) {
-      const a = s.charCodeAt(next);
-      const b = next + 1 < n ? s.charCodeAt(next + 1) : 0;
-      if (a === 0x73 || a === 0x53 || a === 0x17f || a === 0x74 || a === 0x54 || a === 0x6d || a === 0x4d ||
-          a === 0x64 || a === 0x44) end = next + 1;
-      else if ((a === 0x72 || a === 0x52 || a === 0x76 || a === 0x56) && (b === 0x65 || b === 0x45)) end = next + 2;
-      else if ((a === 0x6c || a === 0x4c) && (b === 0x6c || b === 0x4c)) end = next + 2;
-    }
-    if (end < 0) {
-      if (k === CLS_L) {
-        // 2. letters (the optional prefix cannot be a letter)
-        end = runOf(next, CLS_L);
-      } else if (k === CLS_N) {
-        // 3. numbers, 1..maxDigits
-        end = next;
-        for (let d = 1; d < maxDigits && end < n; d++) {
-          const e = cpAt(end);
-          if (cls(e) !== CLS_N) break;
-          end += width(e);
-        }
-      } else {
-        // 2. one code point that is not CR, LF, L or N, then letters
-        if (!isCRLF(c) && next < n && cls(cpAt(next)) === CLS_L) end = runOf(next, CLS_L);
-        else if (k === OTHER) {
-          // 4. punctuation, symbols, marks, private use; then CR/LF
-          end = crlfRun(runOf(next, OTHER));
-        } else if (c === 0x20 && next < n && cls(cpAt(next)) === OTHER) {
-          // 4. with its optional space
-          end = crlfRun(runOf(next, OTHER));
-        } else {
-          // whitespace: 5, 6, 7
-          const e = runOf(pos, CLS_W);
-          let lastBreak = -1;
-          for (let i = pos; i < e; i++) if (isCRLF(s.charCodeAt(i))) lastBreak = i;
-          if (lastBreak >= 0) end = lastBreak + 1; // 5. \s*[\r\n]+
-          else if (e === n) end = e; // 6. \s+(?!\S) at the end of the text
-          else {
-            // 6. gives back the last whitespace code point, if one is left; else 7.
-            const last = e - 1; // every White_Space code point is in the BMP
-            end = last > pos ? last : e;
-          }
-        }
-      }
-    }
-    ends.push(end);
-    pos = end;
+  for (let pos = 0; pos < n;) {
+    pos = pieceEnd(s, pos, n, maxDigits);
+    ends.push(pos);
   }
   return ends;
 }

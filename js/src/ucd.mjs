@@ -121,6 +121,12 @@ export function isStable(cp) {
   return cp < 0x300 || (ccc(cp) === 0 && quickCheck(cp) === 0);
 }
 
+/** 1 for every BMP code point that is not stable (4.4), 0 for the others. */
+export const UNSTABLE_BMP = new Uint8Array(0x10000);
+for (const { bmp } of [cccLookup, qcLookup]) {
+  for (let c = 0x300; c < 0x10000; c++) if (bmp[c] !== 0) UNSTABLE_BMP[c] = 1;
+}
+
 function decomposeInto(cp, out) {
   const s = cp - S_BASE;
   if (s >= 0 && s < S_COUNT) {

@@ -9,22 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as functok from '../src/index.mjs';
 import { prng, randomText, randomSoup } from './gen.mjs';
-import { isStable } from '../src/ucd.mjs';
-import { codePoints } from '../src/text.mjs';
-
-// A known divergence of the Python reference from spec 4.4 (see js/SPEC-GAPS.md, R1): it puts
-// every astral code point into NFC spans, so a stable astral code point next to an unstable one
-// joins a changed span and reports the whole span as its source range. The normalized text is
-// the same; only piece offsets differ. Offsets are compared only where this cannot happen.
-function pythonOffsetsDiverge(text) {
-  const c = codePoints(text);
-  for (let k = 0; k < c.length; k++) {
-    if (c[k] >= 0x10000 && isStable(c[k]) &&
-        ((k > 0 && !isStable(c[k - 1])) || (k + 1 < c.length && !isStable(c[k + 1])))) return true;
-  }
-  return false;
-}
-let diverging = 0;
 
 const PYTHON = process.env.FUNCTOK_PYTHON;
 const COUNT = Number(process.env.FUNCTOK_DIFF_COUNT || 1000);
@@ -85,12 +69,7 @@ test('identical to the Python reference on random text and stream soup', { skip:
         assert.deepEqual(attempt(() => functok.pretokens(text, o)), want[`pretokens-${key}`], `pretokens ${ctx}`);
         const mine = attempt(() => functok.pieces(text, o).map((p) => [p.text, p.start, p.end,
           p.instructions.map(String), p.base, p.slotStarts]));
-        const theirs = want[`pieces-${key}`];
-        if (normalize === 'nfc' && pythonOffsetsDiverge(text) && mine.ok && theirs.ok) {
-          diverging++;
-          const strip = (ps) => ps.map(([t, , , i, b, ss]) => [t, i, b, ss]);
-          assert.deepEqual(strip(mine.ok), strip(theirs.ok), `pieces ${ctx}`);
-        } else assert.deepEqual(mine, theirs, `pieces ${ctx}`);
+        assert.deepEqual(mine, want[`pieces-${key}`], `pieces ${ctx}`);
       }
     }
     assert.deepEqual(functok.split(text), want.split, `split ${JSON.stringify(text)}`);
@@ -106,5 +85,4 @@ test('identical to the Python reference on random text and stream soup', { skip:
     assert.equal(functok.decode(s, { errors: 'replace' }), want.replace, `replace ${ctx}`);
     assert.deepEqual(attempt(() => functok.decode(s, { maxOutput: 20 })), want.small, `max_output ${ctx}`);
   });
-  if (diverging) console.log(`# ${diverging} pieces results compared without offsets (known Python divergence R1)`);
 });

@@ -10,7 +10,8 @@ instructions in front of a canonical lowercase base, losslessly:
 >>> functok.decode(stream)
 'Héllo'
 
-The public API is declared here, in one place.
+The public API is declared here, in one place. The codec core (this package's modules) never
+imports the tokenizer (:mod:`functok.tokenizer`); it is re-exported here, after the core.
 """
 
 from . import normalize as normalize
@@ -22,17 +23,21 @@ from .encode import pieces as pieces
 from .encode import pretokens as pretokens
 from .errors import ERROR_KINDS as ERROR_KINDS
 from .errors import FormatError as FormatError
-from .loading import TokenizerFileError as TokenizerFileError
 from .split import SPLITTERS as SPLITTERS
 from .split import split as split
+from .tokenizer import ByteFallbackError as ByteFallbackError
 from .tokenizer import DecodeStream as DecodeStream
 from .tokenizer import Encoding as Encoding
+from .tokenizer import TokenFormatError as TokenFormatError
 from .tokenizer import Tokenizer as Tokenizer
+from .tokenizer import TokenizerFileError as TokenizerFileError
+from .tokenizer import UnknownTokenIdError as UnknownTokenIdError
 
 SPEC_VERSION = "1.0.1"
 __version__ = "0.1.0"
 
 __all__ = [
+    "ByteFallbackError",
     "DecodeStream",
     "ERROR_KINDS",
     "Encoding",
@@ -41,8 +46,10 @@ __all__ = [
     "Piece",
     "SPEC_VERSION",
     "SPLITTERS",
+    "TokenFormatError",
     "Tokenizer",
     "TokenizerFileError",
+    "UnknownTokenIdError",
     "__version__",
     "decode",
     "encode",

@@ -22,7 +22,7 @@ from itertools import islice
 from typing import NamedTuple
 
 from . import _ucd
-from ._cache import remember
+from .cache import remember
 from .errors import FormatError, strict_order
 from .grammar import (
     FORMAT_CLASS,

@@ -15,7 +15,7 @@ from itertools import chain
 from typing import Callable, Iterable, NamedTuple
 
 from . import _ucd
-from ._cache import remember
+from .cache import remember
 from .errors import FormatError
 from .grammar import FORMAT_CODE_POINT, SURROGATE
 from .opcodes import (

@@ -294,15 +294,38 @@ def _runs(text: str):
 
 
 def _changed_spans(text: str):
-    """(start, end, nfc) for each span of ``text`` that NFC changes, left to right."""
+    """(start, end, nfc) for each span of ``text`` that NFC changes, left to right.
+
+    The spans are exactly those of spec 4.4: a run that holds an astral character may hold a
+    stable one (an emoji beside a combining mark), which ends a span there, so such a run is cut
+    into the maximal runs of unstable characters inside it, each with the stable character
+    before it. The text NFC gives is the same either way; the offsets are the spec's.
+    """
     span_nfc = _span_nfc
     for start, end in _runs(text):
+        run = text[start:end]
+        if max(run) > "\uffff":
+            yield from _exact_changed_spans(text, start, end)
+            continue
         if start:
             start -= 1  # the stable character before the run
         span = text[start:end]
         out = span_nfc(span)
         if out != span:
             yield start, end, out
+
+
+def _exact_changed_spans(text: str, start: int, end: int):
+    """_changed_spans inside one run text[start:end] that holds astral characters."""
+    span_nfc = _span_nfc
+    for match in _EXACT_RUN.finditer(text, start, end):
+        s, e = match.span()
+        if s:
+            s -= 1  # the stable character before: before the run, or a stable astral one in it
+        span = text[s:e]
+        out = span_nfc(span)
+        if out != span:
+            yield s, e, out
 
 
 # --------------------------------------------------------------------------------------------

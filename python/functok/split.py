@@ -27,7 +27,8 @@ from __future__ import annotations
 import functools
 import re
 
-__all__ = ["SPLITTERS", "SPEC_PATTERNS", "pattern", "split"]
+__all__ = ["SPLITTERS", "SPEC_PATTERNS", "bracket", "complement", "normalized", "one_of_code_points", "pattern",
+           "run_of", "split", "union"]
 
 SPLITTERS = ("llama3", "paper")
 
@@ -46,9 +47,11 @@ Ranges = tuple[tuple[int, int], ...]  # sorted, disjoint, inclusive (first, last
 
 
 # --- Range sets -------------------------------------------------------------------------
+# Public, with `bracket` and `run_of` below: other patterns written over the pinned tables
+# (GPT-2's pre-tokenizer in functok.tokenizer.external) are built from the same parts.
 
 
-def _normalized(ranges) -> Ranges:
+def normalized(ranges) -> Ranges:
     """Sort and merge overlapping or adjacent ranges."""
     merged: list[list[int]] = []
     for first, last in sorted(ranges):
@@ -59,14 +62,15 @@ def _normalized(ranges) -> Ranges:
     return tuple((first, last) for first, last in merged)
 
 
-def _union(*sets: Ranges) -> Ranges:
-    return _normalized(r for ranges in sets for r in ranges)
+def union(*sets: Ranges) -> Ranges:
+    """The code points in any of ``sets``."""
+    return normalized(r for ranges in sets for r in ranges)
 
 
-def _complement(ranges: Ranges) -> Ranges:
+def complement(ranges: Ranges) -> Ranges:
     """Every code point (surrogates included: a str may hold them) not in `ranges`."""
     out, next_free = [], 0
-    for first, last in _normalized(ranges):
+    for first, last in normalized(ranges):
         if first > next_free:
             out.append((next_free, first - 1))
         next_free = last + 1
@@ -76,7 +80,7 @@ def _complement(ranges: Ranges) -> Ranges:
 
 
 def _minus(ranges: Ranges, removed: Ranges) -> Ranges:
-    return _complement(_union(_complement(ranges), removed))
+    return complement(union(complement(ranges), removed))
 
 
 def _clip(ranges: Ranges, low: int, high: int) -> Ranges:
@@ -90,7 +94,7 @@ def _escape(cp: int) -> str:
     return f"\\u{cp:04x}" if cp < FIRST_ASTRAL else f"\\U{cp:08x}"
 
 
-def _bracket(ranges: Ranges) -> str:
+def bracket(ranges: Ranges) -> str:
     """A `re` character class holding exactly `ranges`."""
     parts = (_escape(a) if a == b else f"{_escape(a)}-{_escape(b)}" for a, b in ranges)
     return "[" + "".join(parts) + "]"
@@ -105,14 +109,14 @@ def _one_of(ranges: Ranges) -> str:
     bmp = _clip(ranges, 0, FIRST_ASTRAL - 1)
     astral = _clip(ranges, FIRST_ASTRAL, MAX_CODE_POINT)
     if not astral:
-        return _bracket(bmp)
-    any_astral = _bracket(((FIRST_ASTRAL, MAX_CODE_POINT),))
+        return bracket(bmp)
+    any_astral = bracket(((FIRST_ASTRAL, MAX_CODE_POINT),))
     astral_alt = any_astral
     if astral != ((FIRST_ASTRAL, MAX_CODE_POINT),):
         astral_alt += f"(?<={_astral_lookup(astral)})"
     if not bmp:
         return f"(?:{astral_alt})"
-    return f"(?:{_bracket(bmp)}|{astral_alt})"
+    return f"(?:{bracket(bmp)}|{astral_alt})"
 
 
 ASTRAL_CHUNK = 16  # ranges per chunk: about the square root of the letter class's ~300
@@ -130,12 +134,12 @@ def _astral_lookup(astral: Ranges) -> str:
     chunks = [astral[i:i + ASTRAL_CHUNK] for i in range(0, len(astral), ASTRAL_CHUNK)]
     alternatives = []
     for chunk in reversed(chunks):
-        span = _bracket(((chunk[0][0], chunk[-1][1]),))
-        alternatives.append(span if len(chunk) == 1 else f"{span}(?<={_bracket(chunk)})")
+        span = bracket(((chunk[0][0], chunk[-1][1]),))
+        alternatives.append(span if len(chunk) == 1 else f"{span}(?<={bracket(chunk)})")
     return "|".join(alternatives)
 
 
-def _run_of(ranges: Ranges) -> str:
+def run_of(ranges: Ranges) -> str:
     """The longest run (one or more) of code points in `ranges`, never given back.
 
     Possessive is safe wherever this is used: each run ends its alternative or is followed
@@ -143,13 +147,13 @@ def _run_of(ranges: Ranges) -> str:
     """
     bmp = _clip(ranges, 0, FIRST_ASTRAL - 1)
     if bmp == ranges:
-        return _bracket(bmp) + "++"
+        return bracket(bmp) + "++"
     # One character, then BMP stretches (a fast bitmap loop) separated by single astral
     # characters. `re` cannot loop over `_one_of` as fast as over a plain class.
     astral = _one_of(_clip(ranges, FIRST_ASTRAL, MAX_CODE_POINT))
     if not bmp:
         return astral + "++"
-    more_bmp = _bracket(bmp) + "*+"
+    more_bmp = bracket(bmp) + "*+"
     return f"{_one_of(ranges)}{more_bmp}(?:{astral}{more_bmp})*+"
 
 
@@ -157,30 +161,30 @@ def _build(splitter: str) -> str:
     """The `re` pattern text of one splitter, alternative by alternative as in the spec."""
     from . import _ucd  # on first use only: importing functok stays cheap
 
-    letter = _normalized(_ucd.LETTER_RANGES)
-    number = _normalized(_ucd.NUMBER_RANGES)
-    space = _normalized(_ucd.WHITE_SPACE_RANGES)
+    letter = normalized(_ucd.LETTER_RANGES)
+    number = normalized(_ucd.NUMBER_RANGES)
+    space = normalized(_ucd.WHITE_SPACE_RANGES)
     newline = ((0x0A, 0x0A), (0x0D, 0x0D))
-    ws = _bracket(space)  # White_Space lies wholly in the BMP: one bitmap
+    ws = bracket(space)  # White_Space lies wholly in the BMP: one bitmap
 
     alternatives = [
         # (?i:'s|'t|'re|'ve|'m|'ll|'d): simple case folding adds only U+017F (long s) to s.
         "'[sS\\u017f]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD]",
         # [^\r\n\p{L}\p{N}]?\p{L}+ : an optional prefix character, then a word. The empty
         # last alternative is the `?` (tried after the character, as greedy `?` is).
-        f"(?:{_one_of(_complement(_union(newline, letter, number)))}|){_run_of(letter)}",
+        f"(?:{_one_of(complement(union(newline, letter, number)))}|){run_of(letter)}",
         # \p{N}{1,3} (llama3) or \p{N} (paper): digits in groups of up to three, or one.
         # (Possessive changes nothing: the repeat ends the alternative.)
         f"{_one_of(number)}{{1,3}}+" if splitter == "llama3" else _one_of(number),
         # ' ?[^\s\p{L}\p{N}]+[\r\n]*' : punctuation and symbols, with one leading space and
         # any trailing line breaks.
-        f" ?{_run_of(_complement(_union(space, letter, number)))}[\\r\\n]*",
+        f" ?{run_of(complement(union(space, letter, number)))}[\\r\\n]*",
         # \s*[\r\n]+ : whitespace up to and including the last line break of its run.
         # Written as repeated "spaces, then a line break" so that a run with no line break
         # (indentation) fails in one pass instead of giving back one space at a time.
-        f"(?:{_bracket(_minus(space, newline))}*+[\\r\\n])++",
+        f"(?:{bracket(_minus(space, newline))}*+[\\r\\n])++",
         # \s+(?!\S) : whitespace, leaving the last space to start the next word.
-        f"{ws}+(?!{_bracket(_complement(space))})",
+        f"{ws}+(?!{bracket(complement(space))})",
         # \s+ : what remains (whitespace before a word, or a lone space).
         f"{ws}+",
     ]
@@ -218,4 +222,4 @@ def one_of_code_points(code_points) -> str:
 
     The encoder uses it for its "does this piece change?" check (added by the lead).
     """
-    return _one_of(_normalized((cp, cp) for cp in code_points))
+    return _one_of(normalized((cp, cp) for cp in code_points))

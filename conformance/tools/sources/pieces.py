@@ -86,4 +86,12 @@ def declare(v):
     p("pieces-31", "an escaped slot counts one code point of text", "\ue000\ue001!",
       [("\ue000\ue001!", 0, 3, "", 'ESCAPE "\ue000" ESCAPE "\ue001" "!"', [0, 1, 2])],
       spec=SPEC + ["encode-escape"])
+    # A stable supplementary code point ends a span like any other stable one (spec 4.4).
+    p("pieces-32", "a stable supplementary code point after a changed span is not in it",
+      "e\u0308\U0001F600",
+      [("\u00eb", 0, 2, "DIAERESIS(0)", '"e"'), ("\U0001F600", 2, 3, "", '"\U0001F600"')],
+      spec=SPEC + ["normalize-offsets"])
+    p("pieces-33", "a stable supplementary code point starts the span after it", "a\U0001F600\u212a",
+      [("a", 0, 1, "", '"a"'), ("\U0001F600K", 1, 3, "CAPITALIZE(1)", '"\U0001F600k"')],
+      spec=SPEC + ["normalize-offsets"])
 

@@ -195,23 +195,21 @@ def _growth(made_at: dict[str, int], whole: dict, counts: Counter, start: int, m
 def with_byte_fallback(trained: dict) -> dict:
     """The trained tokenizer.json as :class:`functok.Tokenizer` stores it: byte fallback on,
     the 256 byte tokens after the special tokens (``functok.tokenizer`` does this)."""
-    from ..tokenizer import _with_byte_tokens
+    from ..tokenizer.train import with_byte_tokens
 
-    return _with_byte_tokens(trained, list(SPECIAL_TOKENS))
+    return with_byte_tokens(trained, list(SPECIAL_TOKENS))
 
 
 def vocabulary_for(trained: dict, variant: Variant, splitter: str):
-    """A :class:`functok.vocab.Vocabulary` (greedy BPE and optimal DP) over ``variant``'s
+    """A :class:`functok.tokenizer.vocabulary.Vocabulary` (greedy BPE and optimal DP) over ``variant``'s
     pre-tokens. The Functionalizer goes through :class:`functok.Tokenizer` itself."""
     from ..tokenizer import Tokenizer
-    from ..vocab import load_hf
+    from ..tokenizer.external import load_hf
 
     full = with_byte_fallback(trained)
     if variant == FUNCTIONALIZER:
         return Tokenizer(full, splitter=splitter).vocabulary
-    vocabulary = load_hf(full)
-    vocabulary.pre_tokenize = variant.pretokenize(splitter)
-    return vocabulary
+    return load_hf(full, pre_tokenizer=variant.pretokenize(splitter))
 
 
 def fill_greedy_cache(vocabulary, pretokens: Iterable[str], trained_full: dict) -> None:
@@ -220,10 +218,8 @@ def fill_greedy_cache(vocabulary, pretokens: Iterable[str], trained_full: dict) 
     from tokenizers import Tokenizer as HFTokenizer
 
     hf = HFTokenizer.from_str(json.dumps(dict(trained_full, added_tokens=[])))
-    cache = vocabulary._cache("greedy", "", False)
-    misses = [p for p in pretokens if p not in cache]
-    for p, enc in zip(misses, hf.encode_batch(misses, add_special_tokens=False)):
-        cache[p] = enc.ids
+    misses = vocabulary.greedy_misses(pretokens)
+    vocabulary.remember_greedy(misses, [enc.ids for enc in hf.encode_batch(misses, add_special_tokens=False)])
 
 
 def token_count(vocabulary, counts: Counter, segmentation: str = "greedy") -> int:
@@ -323,7 +319,7 @@ def measure_fixed_size(c: Counted, held: Sequence[str], held_chars: int, options
     """Greedy BPE against optimal segmentation (TSR) with ``options.vocab_size`` tokens in
     all (special, byte and trained tokens), on the held-out pre-tokens. For the
     Functionalizer, the round trip through :meth:`functok.Tokenizer.decode` is checked too."""
-    from ..tsr import measure
+    from ..tokenizer.tsr import measure
 
     trained = train_bpe(c.train, vocab_size=options.vocab_size - BYTE_TOKENS, progress=options.progress)
     vocabulary = vocabulary_for(trained, c.variant, options.splitter)

@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..bpe import byte_fallback_token
 from ..decode import DEFAULT_MAX_OUTPUT
 from ..decode import decode as _decode
 from ..encode import Piece
@@ -28,7 +27,6 @@ from ..encode import encode as _encode
 from ..encode import pieces as _pieces
 from ..encode import pretokens as _pretokens
 from ..split import split as _split
-from ..vocab import load_hf
 
 __all__ = ["OPS", "codec_options", "decode", "encode", "piece_to_json", "pieces", "pretokens",
            "segment", "split"]
@@ -101,6 +99,10 @@ def segment(pretoken: str, options: Mapping) -> list[str]:
     >>> segment("abc", {"tokens": ["a", "b", "c", "ab", "abc"], "merges": [["a", "b"]]})
     ['abc']
     """
+    # Imported here: the codec's ops do not need the tokenizer.
+    from ..tokenizer.bpe import byte_fallback_token
+    from ..tokenizer.external import load_hf
+
     tokens = list(options["tokens"])
     if options.get("byte_fallback"):
         tokens += [byte_fallback_token(b) for b in range(256) if byte_fallback_token(b) not in tokens]

@@ -1,8 +1,14 @@
-"""A size bound shared by the encoder's and the decoder's caches."""
+"""The one bounded-cache policy: the encoder's, the decoder's and the tokenizer's caches use it.
+
+A cache is a plain ``dict``; :func:`remember` stores into it and keeps it within
+:data:`CACHE_LIMIT` entries. What is cached never changes a result, only how fast it comes.
+"""
 
 from __future__ import annotations
 
 from itertools import islice
+
+__all__ = ["CACHE_LIMIT", "remember"]
 
 CACHE_LIMIT = 1 << 18  # entries per cache: a 20 MB corpus's distinct pieces (or groups with their text) fit
 

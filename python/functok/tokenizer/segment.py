@@ -1,4 +1,4 @@
-"""Optimal segmentation (spec section "Optimal segmentation"): fewest tokens per pre-token.
+"""Optimal segmentation (spec 10): the fewest tokens per pre-token.
 
 A pre-token is a sequence of *symbols*: characters for a character vocabulary with byte
 fallback (functok's own tokenizers), bytes for a byte-level vocabulary (GPT-2's alphabet, a
@@ -16,7 +16,8 @@ segmentation when it already has ``cost[0]`` tokens, and ``leftmost-longest`` ot
 
 Complexity: from each position the DP walks a trie of the tokens as far as the text matches a
 token prefix, so the work is O(len(s) x the longest matching prefix), bounded by the longest
-token, with no dependence on the vocabulary size. :func:`brute_force` is the readable oracle the tests compare against.
+token, with no dependence on the vocabulary size. :func:`brute_force` is the readable oracle the
+tests compare against.
 """
 
 from __future__ import annotations
@@ -191,37 +192,3 @@ def brute_force(
     best.sort(key=lambda r: [-n for n in r[1]])
     return [ids for ids, _ in best]
 
-
-def run_vector(pretoken: str, options: Mapping) -> list[str]:
-    """The conformance suite's ``segment`` op: the tokens of one pre-token.
-
-    ``options``: ``tokens`` (the vocabulary; id = index), ``merges`` (pairs, for greedy BPE
-    and reachability), ``special_tokens``, ``byte_fallback`` (adds ``<0x00>``..``<0xFF>``),
-    ``tie_break`` and ``reachable_only``. The vocabulary goes through the same loader as a
-    Hugging Face ``tokenizer.json``.
-
-    >>> run_vector("abc", {"tokens": ["a", "b", "c", "ab", "abc"], "merges": [["a", "b"]]})
-    ['abc']
-    """
-    from .bpe import byte_fallback_token
-    from .vocab import load_hf
-
-    tokens = list(options["tokens"])
-    if options.get("byte_fallback"):
-        tokens += [byte_fallback_token(b) for b in range(256) if byte_fallback_token(b) not in tokens]
-    vocab = {t: i for i, t in enumerate(tokens)}
-    special = [{"content": t, "id": vocab[t]} for t in options.get("special_tokens", ())]
-    model = {
-        "type": "BPE",
-        "vocab": vocab,
-        "merges": [list(m) for m in options.get("merges", ())],
-        "byte_fallback": bool(options.get("byte_fallback")),
-    }
-    vocabulary = load_hf({"model": model, "added_tokens": special})
-    ids = vocabulary.ids(
-        pretoken,
-        segmentation="optimal",
-        tie_break=options.get("tie_break", "leftmost-longest"),
-        reachable_only=bool(options.get("reachable_only")),
-    )
-    return [tokens[i] for i in ids]

@@ -11,8 +11,13 @@ Two merge rules exist in the wild and both are here:
 * :class:`TiktokenBPE` is tiktoken's ``_byte_pair_merge``: bytes start as single-byte parts and
   the adjacent pair whose *concatenation has the lowest rank* is merged, leftmost first.
 
-Neither needs ``tokenizers`` or ``tiktoken``: this is the path that runs in the browser. Both
-keep a per-word cache, because natural text repeats its words.
+Neither needs ``tokenizers`` or ``tiktoken``: this is the path that runs in the browser. Neither
+caches: :class:`functok.tokenizer.vocabulary.Vocabulary` keeps the one cache of ids per
+pre-token (natural text repeats its words), under :mod:`functok.cache`'s policy.
+
+Both have the same interface, the *merge model* a vocabulary is built on: ``tokenize(word)``
+(the greedy ids of one pre-token), ``reachable()`` (the tokens its merges can build) and
+``byte_fallback`` (does a symbol missing from the vocabulary become its UTF-8 byte tokens).
 """
 
 from __future__ import annotations
@@ -20,15 +25,31 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable, Mapping
 
-__all__ = ["BPE", "TiktokenBPE", "byte_fallback_token"]
+__all__ = ["BPE", "BYTE_TOKENS", "TiktokenBPE", "byte_fallback_token", "reachable_by_merges"]
 
 _PAIR_SHIFT = 32  # pair keys are (left id << 32) | right id: int keys hash faster than tuples
-_MAX_CACHE = 200_000  # words; the cache is cleared when full (ids stay identical either way)
 
 
 def byte_fallback_token(byte: int) -> str:
     """The byte-fallback token for one byte, spelled as ``tokenizers`` spells it: ``<0xE2>``."""
     return f"<0x{byte:02X}>"
+
+
+BYTE_TOKENS = frozenset(byte_fallback_token(b) for b in range(256))
+"""The 256 byte-fallback tokens ``<0x00>``..``<0xFF>``."""
+
+
+def reachable_by_merges(vocab: Mapping[str, int], merges: Iterable[tuple[str, str]]) -> set[str]:
+    """The tokens the merges can build: the one-symbol tokens, then every merge of two
+    reachable tokens, to a fixed point (a trained merge list needs one pass)."""
+    merges = list(merges)
+    out = {t for t in vocab if len(t) == 1}
+    grew = True
+    while grew:
+        before = len(out)
+        out.update(a + b for a, b in merges if a in out and b in out)
+        grew = len(out) > before
+    return out & set(vocab)
 
 
 class BPE:
@@ -61,15 +82,15 @@ class BPE:
         # pair key -> (rank, new id). Later duplicates overwrite earlier ones, as Rust's
         # HashMap::from_iter does.
         self.merges: dict[int, tuple[int, int]] = {}
+        self.merge_list = list(merges)  # as given: what reachable() reads
         cut = len(self.prefix)
-        for rank, (left, right) in enumerate(merges):
+        for rank, (left, right) in enumerate(self.merge_list):
             new_token = left + right[cut:]
             key = (self.vocab[left] << _PAIR_SHIFT) | self.vocab[right]
             self.merges[key] = (rank, self.vocab[new_token])
         self._bytes = (
             [self.vocab.get(byte_fallback_token(b)) for b in range(256)] if byte_fallback else None
         )
-        self._cache: dict[str, list[int]] = {}
 
     def tokenize(self, word: str) -> list[int]:
         """The ids of one pre-token (a "word" in ``tokenizers``' terms)."""
@@ -79,13 +100,11 @@ class BPE:
             whole = self.vocab.get(word)
             if whole is not None:
                 return [whole]
-        cached = self._cache.get(word)
-        if cached is None:
-            cached = _merge_all(self._symbols(word), self.merges)
-            if len(self._cache) >= _MAX_CACHE:
-                self._cache.clear()
-            self._cache[word] = cached
-        return list(cached)
+        return _merge_all(self._symbols(word), self.merges)
+
+    def reachable(self) -> set[str]:
+        """The tokens the merges can build (:func:`reachable_by_merges`)."""
+        return reachable_by_merges(self.vocab, self.merge_list)
 
     def _symbols(self, word: str) -> list[int]:
         """One symbol per character, as ``BPE::merge_word`` builds the word before merging."""
@@ -197,21 +216,27 @@ class TiktokenBPE:
     [2, 1, 0]
     """
 
+    byte_fallback = False  # every byte is a token: nothing falls back
+
     def __init__(self, ranks: Mapping[bytes, int]) -> None:
         self.ranks = dict(ranks)
-        self._cache: dict[bytes, list[int]] = {}
 
     def tokenize(self, piece: bytes) -> list[int]:
+        """The ids of one pre-token's bytes."""
         whole = self.ranks.get(piece)
         if whole is not None:  # tiktoken returns a piece that is a token as that token
             return [whole]
-        cached = self._cache.get(piece)
-        if cached is None:
-            cached = [self.ranks[part] for part in self._parts(piece)]
-            if len(self._cache) >= _MAX_CACHE:
-                self._cache.clear()
-            self._cache[piece] = cached
-        return list(cached)
+        return [self.ranks[part] for part in self._parts(piece)]
+
+    def reachable(self) -> set[bytes]:
+        """The tokens the merges can build. tiktoken has no merge list: a token is reachable
+        when it is one byte or joins two reachable tokens (its parts always exist when it was
+        trained by merging)."""
+        out: set[bytes] = set()
+        for token in sorted(self.ranks, key=len):
+            if len(token) == 1 or any(token[:k] in out and token[k:] in out for k in range(1, len(token))):
+                out.add(token)
+        return out
 
     def _parts(self, piece: bytes) -> list[bytes]:
         # Port of _byte_pair_merge: `starts` are part boundaries, `rank[i]` the rank of the

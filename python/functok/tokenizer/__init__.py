@@ -1,0 +1,50 @@
+"""The functok tokenizer: the codec's pre-tokens, BPE ids, and lossless decoding.
+
+A :class:`Tokenizer` is trained with Hugging Face ``tokenizers`` on the codec's pre-tokens
+(:func:`functok.pretokens`), saved as one JSON file, and used with either segmentation:
+
+* ``greedy``: BPE merges, identical ids with or without ``tokenizers`` installed
+  (:mod:`functok.tokenizer.bpe` is the pure-Python path; ``tokenizers`` fills the cache faster);
+* ``optimal``: the fewest tokens per pre-token (:mod:`functok.tokenizer.segment`, spec 10).
+
+**Symbols and lossless ids.** The BPE is *character-level with byte fallback*, as in the
+paper (one symbol per code point, so an instruction code point is one symbol) plus the 256
+tokens ``<0x00>``..``<0xFF>``: a character the training data never showed is written as the
+tokens of its UTF-8 bytes, so ``decode(encode(x).ids)`` is the codec's normalization of ``x``
+for every string. Byte-fallback tokens serve only characters missing from the vocabulary.
+
+Ids: the special tokens first (0, 1, ...), then the 256 byte tokens, then the trained alphabet
+and merges in the trainer's order.
+
+>>> tok = Tokenizer.train(iter(["Hello hello HELLO"] * 3), vocab_size=300, show_progress=False)
+>>> enc = tok.encode("Hello, wörld")
+>>> tok.decode(enc.ids)
+'Hello, wörld'
+>>> enc.tokens[:3]  # CAPITALIZE(0), the base, and an unseen comma as its byte
+['\\ue100\\ue000', 'hello', '<0x2C>']
+>>> [("Hello, wörld"[a:b]) for a, b in enc.offsets[:3]]
+['H', 'Hello', ',']
+
+The modules, in the order of the encode path and back (spec sections in brackets):
+:mod:`.model` (:class:`Tokenizer`, the encode path step by step), :mod:`.pretokens` (the
+special-token split, the codec's pre-tokens and their spans; 9, 4.4), :mod:`.vocabulary` (ids of
+a pre-token, one cache; 10), :mod:`.bpe` (greedy BPE), :mod:`.segment` (optimal segmentation;
+10), :mod:`.offsets` (:class:`Encoding`), :mod:`.decoding` (ids -> stream -> text; 7, 8.2),
+:mod:`.stream` (:class:`DecodeStream`), :mod:`.file` (the tokenizer file; 11),
+:mod:`.model_files` (``tokenizer.json`` models, tiktoken rank files), :mod:`.reading` (reading
+files, JSON paths), :mod:`.errors`, :mod:`.train` (``Tokenizer.train``), :mod:`.external`
+(external vocabularies; 10.1) and :mod:`.tsr` (token saving rate; 10.4).
+"""
+
+from .bpe import byte_fallback_token as byte_fallback_token
+from .errors import ByteFallbackError as ByteFallbackError
+from .errors import TokenFormatError as TokenFormatError
+from .errors import TokenizerFileError as TokenizerFileError
+from .errors import UnknownTokenIdError as UnknownTokenIdError
+from .file import FORMAT_VERSION as FORMAT_VERSION
+from .model import Tokenizer as Tokenizer
+from .offsets import Encoding as Encoding
+from .stream import DecodeStream as DecodeStream
+
+__all__ = ["FORMAT_VERSION", "ByteFallbackError", "DecodeStream", "Encoding", "TokenFormatError",
+           "Tokenizer", "TokenizerFileError", "UnknownTokenIdError", "byte_fallback_token"]

@@ -1,0 +1,286 @@
+"""The :class:`Tokenizer`: a functok tokenizer file put to work.
+
+Its encode path, step by step (each step a named object of this package):
+
+1. **special tokens**: the text is cut at the allowed special tokens
+   (:class:`~functok.tokenizer.pretokens.SpecialTokens`);
+2. **codec pre-tokens**: each stretch becomes the codec's pre-tokens, spec 9
+   (:class:`~functok.tokenizer.pretokens.CodecPreTokenizer`);
+3. **segmentation**: each pre-token becomes ids, by greedy BPE or optimal segmentation, spec 10
+   (:class:`~functok.tokenizer.vocabulary.Vocabulary`; ``tokenizers``, when installed, fills
+   its greedy cache faster with the same ids);
+4. the **ids**, with their offsets on demand (:class:`~functok.tokenizer.offsets.Encoding`).
+
+Decoding goes back: ids -> the stream -> :func:`functok.decode`
+(:func:`~functok.tokenizer.decoding.decode_ids`, :class:`~functok.tokenizer.stream.DecodeStream`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..decode import DEFAULT_MAX_OUTPUT
+from . import train as training
+from .decoding import TokenTable, decode_ids
+from .file import ALPHABET, FORMAT_VERSION, check_functok_model, check_header, file_parts, file_text
+from .file import spec_version as implemented_spec_version
+from .model_files import build_bpe
+from .offsets import Encoding
+from .pretokens import CodecPreTokenizer, SpecialTokens
+from .reading import parse_json, read_text
+from .segment import TIE_BREAKS
+from .vocabulary import SEGMENTATIONS, Vocabulary
+
+__all__ = ["Tokenizer"]
+
+_HF_BATCH_MIN = 64  # cache misses below this are cheaper in pure Python than a call into Rust
+
+
+class Tokenizer:
+    """A BPE tokenizer over the Functionalizer stream; see :mod:`functok.tokenizer`.
+
+    Its parts are public: ``pre_tokenizer`` (the codec's pre-tokens), ``special`` (the special
+    tokens), ``vocabulary`` (ids of a pre-token) and ``token_table`` (what each id stands for).
+    """
+
+    def __init__(
+        self,
+        hf_tokenizer: dict,
+        *,
+        splitter: str = "llama3",
+        normalize: str | None = "nfc",
+        split_operators: bool = True,
+        spec_version: str | None = None,
+        source: str = "<dict>",
+    ) -> None:
+        """``source`` names the tokenizer's origin (its file) in a :class:`TokenizerFileError`."""
+        self.header = check_header(
+            {
+                "format_version": FORMAT_VERSION,
+                "spec_version": spec_version or implemented_spec_version(),
+                "splitter": splitter,
+                "normalize": normalize,
+                "split_operators": bool(split_operators),
+                "alphabet": ALPHABET,
+            },
+            source,
+        )
+        self.splitter = splitter
+        self.normalize = normalize
+        self.split_operators = bool(split_operators)
+        self.hf_json = hf_tokenizer
+        checked = check_functok_model(hf_tokenizer, source)
+        self._vocab: dict[str, int] = dict(checked.vocab)
+        self._merges = checked.merges
+        self._id_to_token = checked.id_to_token
+        self.special_tokens = checked.special_tokens
+        self.special = SpecialTokens(self.special_tokens)
+        self.token_table = TokenTable(self._vocab, self._id_to_token, self.special_tokens)
+        self.pre_tokenizer = CodecPreTokenizer(normalize=normalize, splitter=splitter,
+                                               split_operators=self.split_operators)
+        self.vocabulary = Vocabulary(
+            name="functok",
+            tokens=self._vocab,
+            special_tokens=self.special_tokens,
+            model=build_bpe(checked, source, "$.tokenizer", byte_fallback=True),
+            pre_tokenizer=self.pre_tokenizer,
+        )
+        self._hf: Any = None  # the Rust fast path, built on first use if installed (False: never)
+
+    # -- training ------------------------------------------------------------------------
+
+    @classmethod
+    def train(
+        cls,
+        files_or_iterator: training.Corpus,
+        *,
+        vocab_size: int,
+        splitter: str = "llama3",
+        normalize: str | None = "nfc",
+        split_operators: bool = True,
+        min_frequency: int = 0,
+        special_tokens: Sequence[str] = (),
+        limit_alphabet: int | None = None,
+        show_progress: bool = True,
+    ) -> Tokenizer:
+        """Train BPE (Hugging Face ``tokenizers``) on the codec's pre-tokens.
+
+        ``files_or_iterator``: a path or a list/tuple of paths (read as UTF-8), or any other
+        iterable of texts (``iter(list_of_texts)`` for texts held in a list).
+        ``vocab_size`` counts everything: special tokens, the 256 byte tokens, the alphabet
+        and the merges. The result has exactly ``vocab_size`` tokens, or fewer when the corpus
+        runs out of merges (or ``min_frequency`` stops them), never more: when the corpus has
+        more distinct characters than there is room for, the most frequent are kept and the
+        rarest are written with byte-fallback tokens (still lossless). ``limit_alphabet`` keeps
+        at most that many characters, leaving the rest of the room to merges. The floor is
+        257 plus the special tokens (256 byte tokens and one trained token); below it the
+        call raises ``ValueError``. Needs ``pip install 'functok[train]'``.
+        """
+        trained = training.train_bpe(
+            files_or_iterator, vocab_size=vocab_size, splitter=splitter, normalize=normalize,
+            split_operators=split_operators, min_frequency=min_frequency, special_tokens=special_tokens,
+            limit_alphabet=limit_alphabet, show_progress=show_progress,
+        )
+        return cls(trained, splitter=splitter, normalize=normalize, split_operators=split_operators)
+
+    # -- the file ------------------------------------------------------------------------
+
+    def to_str(self, *, indent: int | None = None) -> str:
+        """The tokenizer file: ``{"functok": header, "tokenizer": <HF tokenizer.json>}``."""
+        return file_text(self.header, self.hf_json, indent=indent)
+
+    def save(self, path: str | os.PathLike) -> None:
+        Path(path).write_text(self.to_str(), encoding="utf-8")
+
+    @classmethod
+    def from_str(cls, text: str, *, source: str = "<string>") -> Tokenizer:
+        """A tokenizer from the text of its file; ``source`` names it in errors. Any fault is a
+        :class:`TokenizerFileError` (a ``ValueError``) naming the file and the JSON path."""
+        return cls.from_data(parse_json(text, source), source)
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike) -> Tokenizer:
+        return cls.from_str(read_text(path), source=str(path))
+
+    @classmethod
+    def from_data(cls, data: Any, source: str) -> Tokenizer:
+        """A tokenizer from its parsed file (the JSON value); ``source`` names it in errors."""
+        header, hf = file_parts(data, source)
+        return cls(
+            hf,
+            splitter=header["splitter"],
+            normalize=header["normalize"],
+            split_operators=header["split_operators"],
+            spec_version=header["spec_version"],
+            source=source,
+        )
+
+    def __reduce__(self):  # pickle (multiprocessing) through the file format, without caches
+        return (Tokenizer.from_str, (self.to_str(),))
+
+    def __repr__(self) -> str:
+        h = self.header
+        return (f"Tokenizer(vocab_size={self.vocab_size}, splitter={h['splitter']!r}, "
+                f"normalize={h['normalize']!r}, split_operators={h['split_operators']})")
+
+    # -- vocabulary ----------------------------------------------------------------------
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self._vocab)
+
+    def token_to_id(self, token: str) -> int | None:
+        return self._vocab.get(token)
+
+    def id_to_token(self, id: int) -> str | None:
+        return self._id_to_token.get(id)
+
+    def get_vocab(self) -> dict[str, int]:
+        return dict(self._vocab)
+
+    def pre_tokenize_str(self, text: str) -> list[tuple[str, tuple[int, int]]]:
+        """Debug helper: each pre-token with the span of the original text it comes from."""
+        return [(p, span) for p, span, _ in self.pre_tokenizer.spans(text)]
+
+    # -- encoding ------------------------------------------------------------------------
+
+    def encode(
+        self,
+        text: str,
+        *,
+        segmentation: str = "greedy",
+        tie_break: str = "leftmost-longest",
+        reachable_only: bool = False,
+        allowed_special: str | Iterable[str] = frozenset(),
+        disallowed_special: str | Iterable[str] = "all",
+    ) -> Encoding:
+        """Encode ``text`` to ids.
+
+        ``segmentation``: ``"greedy"`` (BPE merges) or ``"optimal"`` (fewest tokens per
+        pre-token, ties broken by ``tie_break``: ``"leftmost-longest"`` or
+        ``"prefer-greedy"``; ``reachable_only`` uses only tokens the merges can build).
+        Special tokens, as in tiktoken: their text raises ``ValueError`` unless it is in
+        ``allowed_special`` (then it becomes the special token) or ``disallowed_special`` is
+        ``()`` (then it is ordinary text). The codec normalizes each stretch between allowed
+        special tokens on its own.
+        """
+        if segmentation not in SEGMENTATIONS:
+            raise ValueError(f"unknown segmentation {segmentation!r}; expected one of {SEGMENTATIONS}")
+        if tie_break not in TIE_BREAKS:
+            raise ValueError(f"unknown tie_break {tie_break!r}; expected one of {TIE_BREAKS}")
+        options = {"segmentation": segmentation, "tie_break": tie_break, "reachable_only": reachable_only}
+        parts = self.special.split(text, allowed_special, disallowed_special)  # 1. special tokens
+        ids: list[int] = []
+        for part in parts:
+            if isinstance(part, int):
+                ids.append(part)
+            else:
+                ids.extend(self._encode_ordinary(part, options))
+        return Encoding(self, text, parts, ids, options)
+
+    def encode_batch(self, texts: Iterable[str], **options) -> list[Encoding]:
+        return [self.encode(t, **options) for t in texts]
+
+    def _encode_ordinary(self, text: str, options: dict) -> list[int]:
+        pretokens = self.pre_tokenizer(text)  # 2. codec pre-tokens
+        needs_greedy = options["segmentation"] == "greedy" or options["tie_break"] == "prefer-greedy"
+        if needs_greedy and self._hf is not False and len(pretokens) >= _HF_BATCH_MIN:
+            self._fill_greedy_cache(pretokens)
+        return self.vocabulary.encode_pretokens(pretokens, **options)  # 3. segmentation
+
+    def _fill_greedy_cache(self, pretokens: list[str]) -> None:
+        """The fast path: ``tokenizers`` computes the greedy ids of many unseen pre-tokens at
+        once. (It gives the same ids as the pure-Python BPE; tests prove it.)"""
+        misses = self.vocabulary.greedy_misses(pretokens)
+        if len(misses) < _HF_BATCH_MIN:
+            return
+        hf = self._hf_tokenizer()
+        if hf is None:
+            return
+        self.vocabulary.remember_greedy(misses, [e.ids for e in hf.encode_batch(misses, add_special_tokens=False)])
+
+    def _hf_tokenizer(self):
+        if self._hf is None:
+            try:
+                from tokenizers import Tokenizer as HFTokenizer
+            except ImportError:
+                self._hf = False
+                return None
+            # Without the added tokens: special-token text inside a pre-token is ordinary text.
+            plain = dict(self.hf_json, added_tokens=[])
+            self._hf = HFTokenizer.from_str(json.dumps(plain))
+        return self._hf or None
+
+    # -- decoding ------------------------------------------------------------------------
+
+    def decode(
+        self,
+        ids: Iterable[int],
+        *,
+        errors: str = "strict",
+        skip_special_tokens: bool = False,
+        max_output: int = DEFAULT_MAX_OUTPUT,
+    ) -> str:
+        """The text of ``ids``: tokens -> stream -> :func:`functok.decode`.
+
+        Byte-fallback tokens are joined into UTF-8 first. Special tokens end the stream before
+        them: each stretch between special tokens is decoded on its own (with ``max_output``
+        for each). ``errors="replace"`` never raises: it writes U+FFFD for invalid UTF-8 and
+        unknown ids and decodes the stream leniently. ``errors="strict"`` raises the first
+        error in id order (the rule :class:`DecodeStream` follows too): an unknown id
+        (:class:`UnknownTokenIdError`, a ``ValueError``), invalid UTF-8 in byte-fallback
+        tokens (:class:`ByteFallbackError`, a ``UnicodeDecodeError``), or the stream's first
+        error (spec 8.2) as a :class:`TokenFormatError` (a :class:`functok.FormatError`)
+        attributed to the id holding its code point. Each has ``id_index``; the stream is
+        the one ``errors="replace"`` reads, so an error in a group can win over an unknown id
+        in its text.
+        """
+        return decode_ids(self.token_table, ids, errors=errors, skip_special_tokens=skip_special_tokens,
+                          max_output=max_output)
+
+    def decode_batch(self, batch: Iterable[Iterable[int]], **options) -> list[str]:
+        return [self.decode(ids, **options) for ids in batch]

@@ -1,0 +1,97 @@
+"""The result of encoding (:class:`Encoding`) and where each token comes from in the text.
+
+Offsets are computed on demand: the codec's pre-tokens are made again with the span of each code
+point (:meth:`functok.tokenizer.pretokens.CodecPreTokenizer.spans`), and each token of a
+pre-token covers the spans of the code points it spells.
+"""
+
+from __future__ import annotations
+
+from .decoding import TokenTable
+from .pretokens import CodecPreTokenizer, Span
+from .vocabulary import Vocabulary
+
+__all__ = ["Encoding", "token_offsets"]
+
+
+class Encoding:
+    """The result of :meth:`Tokenizer.encode`: ``ids``, ``tokens`` and ``offsets``.
+
+    ``offsets[k]`` is the (start, end) code point span, in the original text, of what token
+    ``k`` spells: for a base token the characters it covers (through NFC), for an instruction
+    token the characters the instruction changes, for a special token its own text.
+    """
+
+    def __init__(self, tokenizer, text: str, parts: list, ids: list[int], options: dict):
+        """``parts``: the text cut at special tokens (strings and special ids); ``options``:
+        the segmentation options the ids were made with."""
+        self.ids = ids
+        self._tokenizer = tokenizer
+        self._text = text
+        self._parts = parts
+        self._options = options
+        self._offsets: list[Span] | None = None
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __repr__(self) -> str:
+        return f"Encoding(num_tokens={len(self.ids)}, ids={self.ids[:8]}{'...' if len(self.ids) > 8 else ''})"
+
+    @property
+    def tokens(self) -> list[str]:
+        return [self._tokenizer.id_to_token(i) for i in self.ids]
+
+    @property
+    def offsets(self) -> list[Span]:
+        if self._offsets is None:
+            tok = self._tokenizer
+            out: list[Span] = []
+            base = 0
+            for part in self._parts:
+                if isinstance(part, int):
+                    size = len(tok.token_table.special[part])
+                    out.append((base, base + size))
+                else:
+                    size = len(part)
+                    out.extend(token_offsets(tok.pre_tokenizer, tok.vocabulary, tok.token_table, part, base,
+                                             self._options))
+                base += size
+            assert len(out) == len(self.ids)
+            self._offsets = out
+        return self._offsets
+
+
+def token_offsets(pre_tokenizer: CodecPreTokenizer, vocabulary: Vocabulary, table: TokenTable, text: str,
+                  base: int, options: dict) -> list[Span]:
+    """The span of each token of ``text`` (a stretch between special tokens that starts at
+    ``base``), encoded with ``options``."""
+    out: list[Span] = []
+    for pretoken, _, char_spans in pre_tokenizer.spans(text, base):
+        ch = 0  # code point of the pre-token where the next token starts
+        pending = 0  # UTF-8 bytes still owed to the current code point (byte fallback)
+        for i in vocabulary.ids(pretoken, **options):
+            byte = table.byte.get(i)
+            if byte is None:
+                n = len(table.token[i])
+                out.append((char_spans[ch][0], char_spans[ch + n - 1][1]))
+                ch += n
+                continue
+            out.append(char_spans[ch])
+            if pending == 0:
+                pending = _utf8_length(byte)
+            pending -= 1
+            if pending == 0:
+                ch += 1
+    return out
+
+
+def _utf8_length(lead: int) -> int:
+    """Bytes in the UTF-8 sequence a lead byte starts (1 for a stray continuation byte)."""
+    if lead >= 0xF0:
+        return 4
+    if lead >= 0xE0:
+        return 3
+    if lead >= 0xC0:
+        return 2
+    return 1

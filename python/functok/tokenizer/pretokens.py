@@ -1,0 +1,148 @@
+"""The first two steps of the tokenizer's encode path: cut the text at special tokens, then make
+the codec's pre-tokens of each stretch (spec 9), each with the span of the text it comes from.
+
+>>> special = SpecialTokens({"<s>": 0})
+>>> special.split("a<s>b", allowed={"<s>"}, disallowed="all")
+['a', 0, 'b']
+>>> codec = CodecPreTokenizer(normalize="nfc", splitter="llama3", split_operators=True)
+>>> codec("Hello")
+['\\ue100\\ue000', 'hello']
+>>> [(p, span) for p, span, _ in codec.spans("Hello")]
+[('\\ue100\\ue000', (0, 1)), ('hello', (0, 5))]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+
+from ..encode import pieces as codec_pieces
+from ..encode import pretokens as codec_pretokens
+from ..opcodes import ESCAPE_CHAR
+
+__all__ = ["CodecPreTokenizer", "SpecialTokens"]
+
+Span = tuple[int, int]  # (start, end) code points of the original text
+
+
+class SpecialTokens:
+    """A tokenizer's special tokens, and the text cut at them as tiktoken cuts it.
+
+    ``ids`` maps each token's text to its id, ``text_of`` each id to its text.
+    """
+
+    def __init__(self, ids: Mapping[str, int]) -> None:
+        self.ids = dict(ids)
+        self.text_of = {i: t for t, i in self.ids.items()}
+        tokens = sorted(self.ids, key=len, reverse=True)  # longest first, as tiktoken matches
+        self._pattern = re.compile("|".join(map(re.escape, tokens))) if tokens else None
+
+    def split(self, text: str, allowed: str | Iterable[str], disallowed: str | Iterable[str]) -> list[str | int]:
+        """The text cut at allowed special tokens: its stretches (strings) and the special ids,
+        in order. A special token's text raises ``ValueError`` unless it is in ``allowed``
+        (``"all"`` for every one) or not in ``disallowed`` (``"all"``: every one not allowed;
+        ``()``: none, so it is ordinary text)."""
+        if not isinstance(text, str):
+            raise TypeError(f"expected str, not {type(text).__name__}")
+        if self._pattern is None:
+            return [text] if text else []
+        allowed = set(self.ids) if allowed == "all" else set(allowed)
+        unknown = allowed - set(self.ids)
+        if unknown:
+            raise ValueError(f"not special tokens of this tokenizer: {sorted(unknown)}")
+        disallowed = set(self.ids) - allowed if disallowed == "all" else set(disallowed)
+        parts: list[str | int] = []
+        start = 0
+        for m in self._pattern.finditer(text):
+            token = m.group()
+            if token in disallowed:
+                raise ValueError(
+                    f"text contains the special token {token!r} at {m.start()}: pass "
+                    f"allowed_special={{{token!r}}} to encode it as the special token, or "
+                    f"disallowed_special=() to encode it as ordinary text"
+                )
+            if token in allowed:
+                if m.start() > start:
+                    parts.append(text[start : m.start()])
+                parts.append(self.ids[token])
+                start = m.end()
+        if start < len(text):
+            parts.append(text[start:])
+        return parts
+
+
+class CodecPreTokenizer:
+    """The codec's pre-tokens of text (:func:`functok.pretokens` with these settings): call it
+    with a text for its pre-tokens, or use :meth:`spans` for where each comes from."""
+
+    def __init__(self, *, normalize: str | None, splitter: str, split_operators: bool) -> None:
+        self.normalize = normalize
+        self.splitter = splitter
+        self.split_operators = split_operators
+
+    def __call__(self, text: str) -> list[str]:
+        return codec_pretokens(text, normalize=self.normalize, splitter=self.splitter,
+                               split_operators=self.split_operators)
+
+    def spans(self, text: str, base: int = 0) -> Iterator[tuple[str, Span, list[Span]]]:
+        """Each pre-token of ``text``, its span in the original text (shifted by ``base``), and
+        the span of each of its code points (an instruction's code points span the characters
+        it changes)."""
+        to_start, to_end = self._original_positions(text)
+        position = 0
+        for piece in codec_pieces(text, normalize=self.normalize, splitter=self.splitter):
+            cuts = [position + c for c in piece.slot_starts] + [position + len(piece.text)]
+            slot_spans = [(base + to_start[a], base + to_end[b]) for a, b in zip(cuts, cuts[1:])]
+            parts, spans = _code_point_spans(piece, slot_spans)
+            pretokens = parts if self.split_operators else ["".join(parts)]
+            at = 0
+            for p in pretokens:
+                char_spans = spans[at : at + len(p)]
+                at += len(p)
+                yield p, (char_spans[0][0], char_spans[-1][1]), char_spans
+            position += len(piece.text)
+
+    def _original_positions(self, text: str) -> tuple[Sequence[int], Sequence[int]]:
+        """For each position of the normalized text, the original position a span starting
+        (first) or ending (second) there maps to (spec 4.4)."""
+        from ..normalize import nfc_with_offsets
+
+        identity: Sequence[int] = range(len(text) + 1)
+        if self.normalize != "nfc":
+            return identity, identity
+        _, offsets = nfc_with_offsets(text)
+        if offsets is None:
+            return identity, identity
+        # NFC maps every character of a span it changed to the span's start; an end inside
+        # such a span is taken to the span's end, so spans never shrink.
+        ends = list(offsets)
+        for k in range(len(ends) - 2, 0, -1):
+            if offsets[k] == offsets[k - 1]:
+                ends[k] = ends[k + 1]
+        return offsets, ends
+
+
+def _code_point_spans(piece, slot_spans: list[Span]) -> tuple[list[str], list[Span]]:
+    """A piece's pre-tokens (instructions, then the base) and, for each of their code points,
+    the span of original text it stands for: an instruction's code points span the slots it
+    changes (a MULTIREPEAT its whole unit), a base code point its slot (both code points of an
+    escape pair the same slot)."""
+    parts: list[str] = []
+    spans: list[Span] = []
+    for ins in piece.instructions:
+        first = ins.args[0]
+        last = ins.args[1] - 1 if ins.name == "MULTIREPEAT" else first
+        code = ins.code
+        parts.append(code)
+        spans.extend([(slot_spans[first][0], slot_spans[last][1])] * len(code))
+    slot = 0
+    escaped = False
+    for ch in piece.base:
+        spans.append(slot_spans[slot])
+        if ch == ESCAPE_CHAR and not escaped:
+            escaped = True
+            continue
+        escaped = False
+        slot += 1
+    parts.append(piece.base)
+    return parts, spans
