@@ -142,7 +142,7 @@ def test_large_file_memory_stays_flat(tmp_path):
 
 
 # The modules of the commands in functok.cli.COMMANDS, and what they may import.
-COMMAND_MODULES = ("functok.commands", "functok.conformance", "functok.tsr")
+COMMAND_MODULES = ("functok.commands", "functok.conformance")
 
 
 def loaded_command_modules(code: str) -> list[str]:

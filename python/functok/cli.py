@@ -37,7 +37,7 @@ COMMANDS: dict[str, Command] = {
                            "run the conformance vectors against functok or another program"),
     "conformance-server": Command("functok.conformance.cli",
                                   "answer conformance protocol requests on stdin/stdout"),
-    "tsr": Command("functok.tsr", "token saving rate of optimal segmentation over greedy BPE"),
+    "tsr": Command("functok.commands.tsr", "token saving rate of optimal segmentation over greedy BPE"),
     "compare": Command("functok.commands.compare",
                        "vocabulary at merge exhaustion and chars/token, baseline vs Functionalizer"),
     "docs": Command("functok.commands.docs",

@@ -4,8 +4,7 @@ The paper (reference-facts.md, "experimental protocol") trains character-level B
 is left and compares the vocabulary it ends with, with and without the Functionalizer:
 
 * **baseline** pre-tokens: NFC, then the ``paper`` splitter (``functok.split``);
-* **Functionalizer** pre-tokens: ``functok.pretokens(text, splitter="paper",
-  split_operators=True)``;
+* **Functionalizer** pre-tokens: ``functok.pretokens(text, splitter="paper", split_operators=True)``;
 * the same Hugging Face ``BpeTrainer(vocab_size=4_096_000, special_tokens=<5 tokens>)`` for
   both, everything else at its defaults (``min_frequency=0``), so merges run to exhaustion.
 
@@ -24,8 +23,7 @@ costs the tokens of its UTF-8 bytes instead of being dropped, for the baseline e
 the Functionalizer, so chars/token compares like with like. The vocabulary at exhaustion is
 counted as the paper counts it: the trainer's vocabulary, without the 256 byte tokens.
 
-The corpora, the document model and the bad-input rules are in :mod:`functok.compare_corpus`;
-the table, ``report.md``, ``report.json`` and the chart in :mod:`functok.compare_report`.
+Corpora, documents and bad input: :mod:`.compare_corpus`; the report: :mod:`.compare_report`.
 """
 
 from __future__ import annotations

@@ -166,7 +166,7 @@ def record_text(line: str, field_name: str) -> str:
     'a'
     >>> record_text('[1, 2]', "text")
     Traceback (most recent call last):
-    functok.compare_corpus.BadRecord: expected a JSON object with the field 'text', found an array
+    functok.commands.compare_corpus.BadRecord: expected a JSON object with the field 'text', found an array
     """
     try:
         record = json.loads(line)

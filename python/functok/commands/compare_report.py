@@ -1,6 +1,6 @@
 """The output of ``functok compare``: the terminal table, report.md, report.json and the chart.
 
-Every number here comes from the result dict that :func:`functok.compare.compare` returns,
+Every number here comes from the result dict that :func:`functok.commands.compare.compare` returns,
 except :data:`PAPER_TABLE2`, the paper's published rows, which the report places beside them.
 The chart is SVG written by hand (no plotting library).
 """

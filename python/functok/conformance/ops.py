@@ -11,7 +11,7 @@ A piece is written as JSON once, by :func:`piece_to_json`, in the bridge's full 
 
 >>> OPS["encode"]("Héllo", {})
 '\\ue102\\ue001\\ue100\\ue000hello'
->>> pieces("Hé", {"normalize": None})[0]["instructions"]
+>>> pieces("Hello", {})[0]["instructions"]
 ['CAPITALIZE(0)']
 """
 
