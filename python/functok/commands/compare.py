@@ -46,6 +46,7 @@ from ..encode import pretokens as codec_pretokens
 from ..normalize import nfc
 from ..opcodes import GROUP_FIRST, GROUP_LAST
 from ..split import split
+from ..tokenizer.bpe import merge_pair
 
 __all__ = ["EXHAUSTION_VOCAB_SIZE", "SPECIAL_TOKENS", "Variant", "VARIANTS", "add_command", "compare"]
 
@@ -140,15 +141,11 @@ def train_bpe(counts: Counter, *, vocab_size: int, progress: bool = False) -> di
     return json.loads(hf.to_str())
 
 
-def merges_of(trained: dict) -> list[tuple[str, str]]:
-    return [tuple(m) if not isinstance(m, str) else tuple(m.split(" ", 1)) for m in trained["model"]["merges"]]
-
-
 def vocabulary_stats(trained: dict, counts: Counter) -> dict[str, Any]:
     """The vocabulary's parts, and the growth curve: after k merges, how big the vocabulary
     is and what share of the training pre-tokens (occurrences) are already one token."""
     vocab: dict[str, int] = trained["model"]["vocab"]
-    merges = merges_of(trained)
+    merges = [merge_pair(m) for m in trained["model"]["merges"]]
     specials = sum(1 for t in SPECIAL_TOKENS if t in vocab)
     alphabet = sum(1 for t in vocab if len(t) == 1 and t not in SPECIAL_TOKENS)
     made_at: dict[str, int] = {}  # token -> the 1-based merge that first made it
