@@ -1,6 +1,6 @@
 """``functok compare``: the paper's vocabulary experiment, on any text, and three steps past it.
 
-The paper (reference-facts.md, "experimental protocol") trains character-level BPE until no pair
+The paper (its experiment scripts) trains character-level BPE until no pair
 is left and compares the vocabulary it ends with, with and without the Functionalizer:
 
 * **baseline** pre-tokens: NFC, then the ``paper`` splitter (``functok.split``);

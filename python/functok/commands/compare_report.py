@@ -17,7 +17,7 @@ from ..chunks import InputError
 
 __all__ = ["PAPER_TABLE2", "check_output", "format_table", "markdown", "svg_growth", "write_all"]
 
-# The paper's Table 2 (reference-facts.md): vocabulary at exhaustion, baseline -> Functionalizer.
+# The paper's Table 2: vocabulary at exhaustion, baseline -> Functionalizer.
 PAPER_TABLE2 = (
     # dataset, domain, baseline, Functionalizer, Δ vocabulary %, Δ chars/token %
     ("Wikitext", "prose", 106_023, 90_531, -14.61, -14.29),
