@@ -11,7 +11,7 @@ import traceback
 
 import functok
 
-PROTOCOL_VERSION = "1.0.0"
+PROTOCOL_VERSION = "1.1.0"
 OPS = ("encode", "decode", "pieces", "pretokens", "split", "segment")
 
 
@@ -55,16 +55,20 @@ def run_case(vector: dict) -> dict:
     op, text, options = vector["op"], vector["input"], vector.get("options", {})
     normalize = options.get("normalize", "nfc")
     splitter = options.get("splitter", "llama3")
+    # The encoder profile and its overrides (protocol 1.1.0, spec 6.6); decode takes none.
+    encoder = {"profile": options.get("profile", "paper"), "fold": options.get("fold"),
+               "case": options.get("case")}
     if op == "encode":
-        return {"output": functok.encode(text, normalize=normalize, splitter=splitter)}
+        return {"output": functok.encode(text, normalize=normalize, splitter=splitter, **encoder)}
     if op == "decode":
         return {"output": functok.decode(text, errors=options.get("errors", "strict"),
                                          max_output=options.get("max_output", 2 ** 26))}
     if op == "pieces":
-        return {"output": [_piece(p) for p in functok.pieces(text, normalize=normalize, splitter=splitter)]}
+        return {"output": [_piece(p) for p in functok.pieces(text, normalize=normalize, splitter=splitter,
+                                                             **encoder)]}
     if op == "pretokens":
         return {"output": functok.pretokens(text, normalize=normalize, splitter=splitter,
-                                            split_operators=options.get("split_operators", True))}
+                                            split_operators=options.get("split_operators", True), **encoder)}
     if op == "split":
         return {"output": functok.split(text, splitter=splitter)}
     if op == "segment":
