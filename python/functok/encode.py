@@ -50,6 +50,9 @@ PROFILES: Mapping[str, Profile] = MappingProxyType({
     "paper": Profile(fold="all", case="capitalize"),
     "compact": Profile(fold="none", case="range"),
 })
+"""The encoder profiles (spec 6.6), name -> :class:`Profile`: ``"paper"`` (the 1.0 encoder,
+the default: fold everything, one CAPITALIZE per capital) and ``"compact"`` (fold nothing,
+range case: UPPERCASE for runs of capitals). Read-only."""
 DEFAULT_PROFILE = "paper"
 
 MIN_RUN = 3  # a run or unit repeated at least this often is folded (6.1)
