@@ -321,6 +321,7 @@ class _PieceCache(dict):
 
 # One cache per encoder configuration: (features, fold, case).
 _Config = tuple[frozenset[str], str, str]
+_DEFAULT_CONFIG: _Config = (FEATURES, "all", "capitalize")
 _stream_caches: dict[_Config, _PieceCache] = {}
 _pretoken_caches: dict[_Config, _PieceCache] = {}
 
@@ -335,7 +336,9 @@ def _cache(caches: dict, make: Callable, config: _Config) -> _PieceCache:
     cache = caches.get(config)
     if cache is None:
         features, fold, case = config
-        cache = caches[config] = _PieceCache(partial(make, features=features, fold=fold, case=case))
+        # The default configuration calls ``make`` with its defaults: no partial on a miss.
+        compute = make if config == _DEFAULT_CONFIG else partial(make, features=features, fold=fold, case=case)
+        cache = caches[config] = _PieceCache(compute)
     return cache
 
 
@@ -370,7 +373,7 @@ def _check_options(normalize, features, profile=DEFAULT_PROFILE, fold=None, case
     if not features <= FEATURES:
         raise ValueError(f"unknown features {sorted(features - FEATURES)}; known: {sorted(FEATURES)}")
     if profile == DEFAULT_PROFILE and fold is None and case is None:  # the common call
-        return features, "all", "capitalize"
+        return _DEFAULT_CONFIG if features == FEATURES else (features, "all", "capitalize")
     return (features, *encoder_options(profile, fold, case))
 
 
