@@ -1,8 +1,8 @@
 """The functok tokenizer file (spec 11.2): ``{"functok": header, "tokenizer": tokenizer.json}``.
 
 The header says how the codec makes the pre-tokens (``splitter``, ``normalize``,
-``split_operators``, and since spec 1.1.0 ``profile``: absent means ``"paper"``) and which versions wrote it (``format_version`` of this file,
-``spec_version`` of the format); the ``tokenizer`` part is a Hugging Face BPE ``tokenizer.json``
+``split_operators``, and since spec 1.1.0 ``profile``: absent means ``"paper"``) and which
+versions wrote it (``format_version`` of this file, ``spec_version`` of the format); the ``tokenizer`` part is a Hugging Face BPE ``tokenizer.json``
 with byte fallback and all 256 byte tokens. A file this functok cannot read is refused with a
 :class:`TokenizerFileError` that names the file and the JSON path, saying why.
 
@@ -18,11 +18,11 @@ functok.tokenizer.errors.TokenizerFileError: t.json: $.functok.format_version: f
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from ..encode import DEFAULT_PROFILE, PROFILES
 from ..split import SPLITTERS
+from ..versions import covers
 from .bpe import BYTE_TOKENS
 from .errors import TokenizerFileError
 from .model_files import BPEModel, check_bpe
@@ -34,7 +34,6 @@ __all__ = ["ALPHABET", "FORMAT_VERSION", "check_functok_model", "check_header", 
 FORMAT_VERSION = 1  # of the tokenizer file; the loader refuses any other
 ALPHABET = "characters+byte-fallback"
 
-_VERSION = re.compile(r"[0-9]{1,9}\.[0-9]{1,9}\.[0-9]{1,9}\Z")
 # Fields of tokenizer.json that would make the `tokenizers` fast path give other ids than
 # functok's own BPE: functok makes the pre-tokens, and its BPE has no dropout, unknown token,
 # subword prefix or suffix.
@@ -75,13 +74,11 @@ def check_header(header: Any, file: str = "<dict>") -> dict:
 
 def _check_spec_version(c: Checker, theirs: Any, where: str) -> None:
     ours = spec_version()
-    mine = tuple(int(x) for x in ours.split("."))
-    saved = tuple(map(int, theirs.split("."))) if isinstance(theirs, str) and _VERSION.match(theirs) else ()
     # Same MAJOR, and no newer MINOR: a newer minor may assign code points we do not know.
-    if len(saved) != 3 or saved[0] != mine[0] or saved[1] > mine[1]:
+    if not covers(ours, theirs):
         shown = theirs if isinstance(theirs, str) and len(theirs) < 40 else describe(theirs)
         c.fail(where, f"tokenizer was saved for format spec_version {shown}; this functok implements "
-                      f"spec_version {ours}: expected {mine[0]}.0.0 up to {ours}")
+                      f"spec_version {ours}: expected {ours.split('.')[0]}.0.0 up to {ours}")
 
 
 def check_functok_model(hf: Any, file: str) -> BPEModel:
