@@ -208,8 +208,9 @@ def test_roundtrip_flags_agree_with_the_reference_encoder():
     for test in all_tests():
         if test["op"] != "decode" or "expected" not in test:
             continue
-        splitter = test.get("options", {}).get("splitter", "llama3")
-        canonical = functok.encode(test["expected"], normalize=None, splitter=splitter) == test["input"]
+        options = test.get("options", {})
+        encoder = {k: options[k] for k in ("splitter", "profile", "fold", "case") if k in options}
+        canonical = functok.encode(test["expected"], normalize=None, **encoder) == test["input"]
         if canonical != test.get("roundtrip", True):
             wrong.append(test["id"])
     assert not wrong
@@ -229,7 +230,7 @@ def test_pretokens_vectors_join_to_the_stream():
     for test in all_tests():
         if test["op"] == "pretokens" and "expected" in test:
             options = test.get("options", {})
-            stream = functok.encode(test["input"], normalize=options.get("normalize", "nfc"),
-                                    splitter=options.get("splitter", "llama3"))
+            encoder = {k: options[k] for k in ("splitter", "profile", "fold", "case") if k in options}
+            stream = functok.encode(test["input"], normalize=options.get("normalize", "nfc"), **encoder)
             assert "".join(test["expected"]) == stream, test["id"]
             assert all(test["expected"]), f"{test['id']}: empty pre-token"

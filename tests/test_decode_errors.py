@@ -93,7 +93,8 @@ def test_marks_outside_the_table_render_literally():
 ESCAPED = "\ueabc"  # the one private-use code point the soup below writes only escaped
 soup_atoms = st.one_of(
     st.integers(0xE000, 0xE0FF).map(chr),
-    st.sampled_from(["\ue100", "\ue101", "\ue10d", "\ue10e", "\ue200", "\ue201", "\ue300", "\ueffe"]),
+    st.sampled_from(["\ue100", "\ue101", "\ue10d", "\ue10e", "\ue110", "\ue111", "\ue200", "\ue201",
+                     "\ue300", "\ueffe"]),
     st.sampled_from(["a", "B", ",", " ", "\n", "\u0301", "\ud800", "\uefff" + ESCAPED, "\uefff" + "x"]),
 )
 soup = st.lists(soup_atoms, max_size=40).map("".join)
@@ -127,11 +128,12 @@ def test_strict_raises_exactly_when_lenient_acted(stream):
 # --- the fast paths agree with the careful decoder -----------------------------------------
 
 fast_atoms = st.one_of(
-    st.sampled_from(["\ue100", "\ue102", "\ue10d", "\ue200", "\ue201", "\ue10e"]),
+    st.sampled_from(["\ue100", "\ue102", "\ue10d", "\ue110", "\ue200", "\ue201", "\ue10e"]),
     st.integers(0xE000, 0xE00C).map(chr),          # small arguments, so positions often fit
     st.sampled_from(["a", "B", "é", " ", "\n", "xyzxyzxyzxyz", "q" * 20]),
     # groups that reach past the 12 code points the fastest path keeps with them
-    st.sampled_from(["\ue100\ue00e", "\ue102\ue00d", "\ue200\ue00d\ue003", "\ue201\ue00c\ue00f\ue002"]),
+    st.sampled_from(["\ue100\ue00e", "\ue102\ue00d", "\ue200\ue00d\ue003", "\ue201\ue00c\ue00f\ue002",
+                     "\ue110\ue002\ue00f"]),  # UPPERCASE(2, 15)
 )
 
 

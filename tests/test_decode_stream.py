@@ -30,6 +30,10 @@ FIXTURE = Path(__file__).parent / "fixtures" / "tokenizer-small.json"
 TOK = Tokenizer.from_file(FIXTURE)
 TOK._hf = False
 LIMITS = [0, 1, 2, 3, 5, 8, 13, 30, 60, 2**26]
+# The same vocabulary with the profile compact (spec 6.6): its ids decode exactly as TOK's.
+TOK_COMPACT = Tokenizer(TOK.hf_json, splitter=TOK.splitter, normalize=TOK.normalize,
+                        split_operators=TOK.split_operators, profile="compact")
+TOK_COMPACT._hf = False
 
 
 def _byte_ids(text: str) -> list[int]:
@@ -47,7 +51,11 @@ def _units() -> list[list[int]]:
                  "\ue201\ue000\ue002\ue003",  # MULTIREPEAT(0, 2, 3)
                  "\ue201\ue002\ue000\ue0ff",  # MULTIREPEAT(2, 0, 255): a bad range
                  "\ue200\ue000\ue000",  # REPEAT(0, 0): a bad count
-                 "\ue200\ue002\ue0ff"):  # REPEAT(2, 255)
+                 "\ue200\ue002\ue0ff",  # REPEAT(2, 255)
+                 "\ue110", "\ue110\ue000\ue002",  # UPPERCASE; UPPERCASE(0, 2)
+                 "\ue110\ue001\ue005",  # UPPERCASE(1, 5): often past the slots
+                 "\ue110\ue002\ue001",  # UPPERCASE(2, 1): a bad range
+                 "\ue110\ue000\ue001\ue100\ue000"):  # UPPERCASE(0, 1) CAPITALIZE(0)
         units.append(_byte_ids(text))  # not in the vocabulary: spelled in bytes
     for raw in (b"\xee", b"\x80", b"\xbf", b"\xff", b"\xc3", b"\xe2\x82", b"\xef\xbf\xbd"):
         units.append([TOK.token_to_id(f"<0x{b:02X}>") for b in raw])  # partial or invalid UTF-8
@@ -66,8 +74,9 @@ def model_ids(draw) -> list[int]:
         return [i for unit in draw(st.lists(pool, max_size=24)) for i in unit]
     # a real encoding (repeats, case, marks over several tokens), perhaps damaged
     text = draw(st.text("sSoOaAbBéÉ #\n\ue000\ue100", max_size=24))
-    ids = TOK.encode(text, segmentation=draw(st.sampled_from(["greedy", "optimal"])),
-                     disallowed_special=()).ids
+    tokenizer = draw(st.sampled_from([TOK, TOK_COMPACT]))  # compact: UPPERCASE, no repeats
+    ids = tokenizer.encode(text, segmentation=draw(st.sampled_from(["greedy", "optimal"])),
+                           disallowed_special=()).ids
     for _ in range(draw(st.integers(0, 3))):
         at = draw(st.integers(0, len(ids)))
         if draw(st.booleans()) and at < len(ids):

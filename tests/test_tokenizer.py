@@ -47,7 +47,7 @@ def test_save_and_load_give_the_same_ids(tok, tmp_path):
     assert list(data) == ["functok", "tokenizer"]
     assert data["functok"] == {
         "format_version": FORMAT_VERSION, "spec_version": functok.SPEC_VERSION,
-        "splitter": "llama3", "normalize": "nfc", "split_operators": True,
+        "splitter": "llama3", "normalize": "nfc", "split_operators": True, "profile": "paper",
         "alphabet": "characters+byte-fallback"}
     loaded = Tokenizer.from_file(path)
     text = "Hello, World! Ünïcødé  ####  abcabcabc\n"
@@ -77,10 +77,11 @@ def test_the_inner_file_is_a_working_hf_tokenizer(tok):
 @pytest.mark.parametrize("change, message", [
     ({"format_version": 2}, "format version 2 is not supported"),
     ({"spec_version": "2.0.0"}, "spec_version 2.0.0"),
-    ({"spec_version": "1.1.0"}, "spec_version 1.1.0"),
+    ({"spec_version": "1.2.0"}, "spec_version 1.2.0"),
     ({"spec_version": "one"}, "spec_version one"),
     ({"splitter": "gpt2"}, "unknown splitter"),
     ({"normalize": "nfkc"}, "unknown normalization"),
+    ({"profile": "fast"}, "unknown profile"),
 ])
 def test_loader_refuses_what_it_does_not_know(tok, change, message):
     data = json.loads(tok.to_str())

@@ -28,8 +28,9 @@ export function describeCodePoint(cp, table) {
   return { kind: "text", label: String.fromCodePoint(cp) };
 }
 
-/** A chip's text: CAPITALIZE 0, ACUTE 1, REPEAT 0×4, MULTIREPEAT 0–3×3. */
+/** A chip's text: CAPITALIZE 0, ACUTE 1, UPPERCASE 0–5, REPEAT 0×4, MULTIREPEAT 0–3×3. */
 export function chipLabel({ name, args }) {
+  if (name === "UPPERCASE") return `UPPERCASE ${args[0]}–${args[1]}`;
   if (name === "REPEAT") return `REPEAT ${args[0]}×${args[1]}`;
   if (name === "MULTIREPEAT") return `MULTIREPEAT ${args[0]}–${args[1]}×${args[2]}`;
   return `${name} ${args.join(" ")}`;

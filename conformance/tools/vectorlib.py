@@ -30,7 +30,12 @@ def spec_anchors(spec_text: str) -> dict[str, str]:
 CLAUSES: dict[str, str] = spec_anchors(SPEC_MD.read_text(encoding="utf-8"))
 
 DEFAULT_OPTIONS = {"normalize": "nfc", "splitter": "llama3", "split_operators": True,
-                   "errors": "strict", "max_output": 2 ** 26}
+                   "errors": "strict", "max_output": 2 ** 26,
+                   "profile": "paper", "fold": None, "case": None}  # fold, case: the profile's (6.6)
+
+# The encoder options a decode vector keeps from its encode twin: they say which encoder emits
+# the stream (the `roundtrip` flag), and decode ignores them.
+ENCODER_OPTIONS = ("splitter", "profile", "fold", "case")
 
 
 def _clauses(spec: list[str] | str) -> list[str]:
@@ -93,7 +98,7 @@ class Collector:
             target = text if decoded is None else decoded
             if target != text:
                 raise ValueError(f"{id}: with normalize off the stream decodes to the input")
-        dec_options = {k: v for k, v in options.items() if k == "splitter"}
+        dec_options = {k: v for k, v in options.items() if k in ENCODER_OPTIONS}
         self._add({"id": id + "-dec", "description": "decode: " + description, "op": "decode",
                    "input": assemble(stream), "options": dec_options, "expected": target,
                    "roundtrip": True,

@@ -16,8 +16,10 @@ imports the tokenizer (:mod:`functok.tokenizer`); it is re-exported here, after 
 
 from . import normalize as normalize
 from .decode import decode as decode
+from .encode import PROFILES as PROFILES
 from .encode import Instruction as Instruction
 from .encode import Piece as Piece
+from .encode import Profile as Profile
 from .encode import encode as encode
 from .encode import pieces as pieces
 from .encode import pretokens as pretokens
@@ -33,7 +35,7 @@ from .tokenizer import Tokenizer as Tokenizer
 from .tokenizer import TokenizerFileError as TokenizerFileError
 from .tokenizer import UnknownTokenIdError as UnknownTokenIdError
 
-SPEC_VERSION = "1.0.1"
+SPEC_VERSION = "1.1.0"
 __version__ = "0.1.0"
 
 __all__ = [
@@ -43,7 +45,9 @@ __all__ = [
     "Encoding",
     "FormatError",
     "Instruction",
+    "PROFILES",
     "Piece",
+    "Profile",
     "SPEC_VERSION",
     "SPLITTERS",
     "TokenFormatError",

@@ -45,6 +45,7 @@ from .opcodes import (
     OPCODE_TO_MARK,
     OPCODES,
     REPEAT,
+    UPPERCASE,
 )
 
 DEFAULT_MAX_OUTPUT = 2**26
@@ -253,6 +254,15 @@ class _Decoder:
         for opcode, args, offset in self._parse(start, end):
             if opcode == REPEAT or opcode == MULTIREPEAT:
                 repeats.setdefault(args[0], array("q")).append(offset)
+            elif opcode == UPPERCASE:  # spec 7.4 then 7.5, with CAPITALIZE: before marks
+                first, end = args
+                if end <= first:
+                    self.error("bad-range", offset, "UPPERCASE range [{}, {}) is empty", first, end)
+                elif end > slot_count:
+                    self.error("position-out-of-range", offset, "slots [{}, {}) of a text with {} slots",
+                               first, end, slot_count)
+                else:
+                    head[first:end] = [lower_to_upper.get(c, c) for c in head[first:end]]
             elif args[0] >= slot_count:
                 self.error("position-out-of-range", offset, "slot {} of a text with {} slots",
                            args[0], slot_count)
@@ -332,17 +342,21 @@ class _GroupTextCache(dict):
         return out
 
 
+_RANGED = (MULTIREPEAT, UPPERCASE)  # instructions whose arguments are a range [start, end)
+
+
 class _ReachCache(dict):
     """group -> how many slots of its text it can touch (or _Malformed if it does not parse).
 
-    CAPITALIZE and mark instructions touch slot pos; a repeat, slots [start, end). Expansions only
+    CAPITALIZE and mark instructions touch slot pos; a repeat and an UPPERCASE, slots
+    [start, end) (one with a bad range at least slot start). Expansions only
     copy slots, so the first ``reach`` slots of the list as it stands always come from the
     text's first ``reach`` slots: decoding that head and appending the rest is exact.
     """
 
     def __missing__(self, group: str) -> int:
         decoder = _Decoder(group, DEFAULT_MAX_OUTPUT, strict=True)
-        reach = max((ins.args[1] if ins.opcode == MULTIREPEAT else ins.args[0] + 1
+        reach = max((max(ins.args[0] + 1, ins.args[1]) if ins.opcode in _RANGED else ins.args[0] + 1
                      for ins in decoder._parse(0, len(group))), default=0)
         if decoder.first is not None:
             raise _Malformed

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from functools import partial
 from bisect import bisect_right
 from itertools import chain
-from typing import Callable, Iterable, NamedTuple
+from types import MappingProxyType
+from typing import Callable, Iterable, Mapping, NamedTuple
 
 from . import _ucd
 from .cache import remember
@@ -34,6 +35,26 @@ from .split import pattern as split_pattern
 
 FEATURES = frozenset({"case", "marks", "repeat"})
 NORMALIZATIONS = ("nfc", None)
+FOLDS = ("all", "no-whitespace", "none")  # the fold option (spec 6.1)
+CASES = ("capitalize", "range")  # the case option (spec 6.2)
+
+
+class Profile(NamedTuple):
+    """A named choice of the encoder options (spec 6.6)."""
+
+    fold: str
+    case: str
+
+
+# The profiles of spec 6.6. "paper" is the 1.0 encoder and the default.
+PROFILES: Mapping[str, Profile] = MappingProxyType({
+    "paper": Profile(fold="all", case="capitalize"),
+    "compact": Profile(fold="none", case="range"),
+})
+"""The encoder profiles (spec 6.6), name -> :class:`Profile`: ``"paper"`` (the 1.0 encoder,
+the default: fold everything, one CAPITALIZE per capital) and ``"compact"`` (fold nothing,
+range case: UPPERCASE for runs of capitals). Read-only."""
+DEFAULT_PROFILE = "paper"
 
 MIN_RUN = 3  # a run or unit repeated at least this often is folded (6.1)
 MAX_UNIT = 8  # the longest MULTIREPEAT unit (6.1)
@@ -80,12 +101,14 @@ class _Encoded(NamedTuple):
 
 # --- 6.1 Folding -------------------------------------------------------------------------
 
-def _fold(piece: str) -> tuple[list[str], list[int], list[Instruction]]:
+def _fold(piece: str, fold: str = "all") -> tuple[list[str], list[int], list[Instruction]]:
     """Cut a piece into slots, folding runs (REPEAT) and repeated units (MULTIREPEAT).
 
     Returns the slots' code points, where each slot starts in the piece, and the repeat-family
-    instructions in ascending start slot.
+    instructions in ascending start slot. ``fold`` is "all" or "no-whitespace" (spec 6.1: no
+    whitespace run or whitespace-only unit is folded); "none" never gets here.
     """
+    keep_whitespace = fold == "no-whitespace"
     slots: list[str] = []
     starts: list[int] = []
     repeats: list[Instruction] = []
@@ -100,10 +123,14 @@ def _fold(piece: str) -> tuple[list[str], list[int], list[Instruction]]:
         char = piece[i]
         run = _RUN.match(piece, i).end() - i
         if run >= MIN_RUN:
-            _fold_run(char, run, i, slots, starts, repeats)
+            if keep_whitespace and char in _WHITESPACE:
+                slots.extend(char * run)  # the whole run is literal slots
+                starts.extend(range(i, i + run))
+            else:
+                _fold_run(char, run, i, slots, starts, repeats)
             i += run
             continue
-        folded = _fold_unit(piece, i, slots, starts, repeats)
+        folded = _fold_unit(piece, i, slots, starts, repeats, keep_whitespace)
         if folded:
             i += folded
             continue
@@ -132,14 +159,17 @@ def _fold_run(char: str, run: int, at: int, slots: list[str], starts: list[int],
 
 
 def _fold_unit(piece: str, i: int, slots: list[str], starts: list[int],
-               repeats: list[Instruction]) -> int:
-    """Try MULTIREPEAT at ``i``, shortest unit first; return the code points consumed (or 0)."""
+               repeats: list[Instruction], keep_whitespace: bool = False) -> int:
+    """Try MULTIREPEAT at ``i``, shortest unit first; return the code points consumed (or 0).
+    With ``keep_whitespace`` a unit made only of whitespace is skipped (spec 6.1)."""
     start = len(slots)
     n = len(piece)
     for length in range(2, MAX_UNIT + 1):
         if start + length > MAX_ARGUMENT or i + MIN_RUN * length > n:
             return 0  # a longer unit fits even less
         unit = piece[i:i + length]
+        if keep_whitespace and _ALL_WHITESPACE.fullmatch(unit):
+            continue
         copies = 1
         while copies < MAX_ARGUMENT and piece.startswith(unit, i + copies * length):
             copies += 1
@@ -181,6 +211,35 @@ def _marks_and_case(base: str, marks: bool, case: bool) -> tuple[list[Instructio
     return mark_instructions, capitals, base if chars is None else "".join(chars)
 
 
+def _ranges(base: str, capitals: list[Instruction]) -> list[Instruction]:
+    """The case instructions of case="range" (spec 6.2's range rule): a maximal run of slots
+    among 0..254 that are capitals or caseless, holding at least 2 capitals, is one UPPERCASE;
+    every other capital keeps its CAPITALIZE. ``base`` has the capitals already lowered."""
+    capital = {ins.args[0] for ins in capitals}
+    lower = _ucd.LOWER_TO_UPPER  # a slot here that is not a capital is a lower member
+    limit = min(len(base), MAX_ARGUMENT)  # an UPPERCASE ends at 255 at the most
+    out: list[Instruction] = []
+    s = 0
+    while s < limit:
+        if s not in capital and base[s] in lower:
+            s += 1
+            continue
+        e = s
+        run: list[int] = []
+        while e < limit and (e in capital or base[e] not in lower):
+            if e in capital:
+                run.append(e)
+            e += 1
+        if len(run) >= 2:
+            out.append(Instruction("UPPERCASE", (s, e)))
+        else:
+            out.extend(Instruction("CAPITALIZE", (t,)) for t in run)
+        s = e
+    if MAX_ARGUMENT in capital:
+        out.append(Instruction("CAPITALIZE", (MAX_ARGUMENT,)))
+    return out
+
+
 def _one_of(chars) -> str:
     """A regex for one of ``chars``, fast for BMP text (see functok.split's class builder)."""
     return one_of_code_points(sorted(map(ord, chars)))
@@ -190,6 +249,8 @@ def _one_of(chars) -> str:
 # rewrites and what escaping rewrites, everything that makes a piece differ from its encoding.
 _CHANGING = re.compile(_one_of(set(_ucd.DECOMPOSITIONS) | set(_ucd.UPPER_TO_LOWER)))
 _REPEATS = re.compile(f"(.)\\1\\1|(.{{2,{MAX_UNIT}}})\\2\\2", re.DOTALL)
+_WHITESPACE = frozenset(chr(c) for a, b in _ucd.WHITE_SPACE_RANGES for c in range(a, b + 1))  # W, 3.2
+_ALL_WHITESPACE = re.compile(f"(?:{_one_of(_WHITESPACE)})+")
 _NEEDS_WORK = re.compile(f"{_CHANGING.pattern}|{FORMAT_CODE_POINT.pattern}|{_REPEATS.pattern}", re.DOTALL)
 
 
@@ -200,33 +261,41 @@ def _escape(base: str) -> str:
     return FORMAT_CODE_POINT.sub(lambda m: ESCAPE_CHAR + m.group(), base)
 
 
-def analyse_piece(piece: str, features: frozenset[str] = FEATURES) -> _Encoded:
-    """The instructions (in canonical order), escaped base and slot starts of one piece."""
+def analyse_piece(piece: str, features: frozenset[str] = FEATURES, fold: str = "all",
+                  case: str = "capitalize") -> _Encoded:
+    """The instructions (in canonical order), escaped base and slot starts of one piece.
+
+    ``fold`` and ``case`` are the encoder options of spec 6.1 and 6.2 (see :data:`PROFILES`).
+    """
     if not _NEEDS_WORK.search(piece):  # most pieces of real text
         return _Encoded((), piece, tuple(range(len(piece))))
-    if "repeat" in features and _REPEATS.search(piece):
-        slots, starts, repeats = _fold(piece)
+    if "repeat" in features and fold != "none" and _REPEATS.search(piece):
+        slots, starts, repeats = _fold(piece, fold)
         base = "".join(slots)
     else:
         base, starts, repeats = piece, range(len(piece)), []
     mark_instructions, capitals, base = _marks_and_case(base, "marks" in features, "case" in features)
-    # Canonical order (6.4): repeats by start, marks by (slot, decomposition order),
-    # CAPITALIZE by slot. Each list is built in that order already.
+    if case == "range" and len(capitals) >= 2:  # with fewer, every capital is CAPITALIZE
+        capitals = _ranges(base, capitals)
+    # Canonical order (6.4): repeats by start, marks by (slot, decomposition order), the case
+    # family by start slot. Each list is built in that order already.
     instructions = tuple(repeats + mark_instructions + capitals)
     return _Encoded(instructions, _escape(base), tuple(starts))
 
 
-def encode_piece(piece: str, features: frozenset[str] = FEATURES) -> str:
+def encode_piece(piece: str, features: frozenset[str] = FEATURES, fold: str = "all",
+                 case: str = "capitalize") -> str:
     """The stream form of one piece: its group followed by its base."""
     if not _NEEDS_WORK.search(piece):  # most pieces of real text
         return piece
-    enc = analyse_piece(piece, features)
+    enc = analyse_piece(piece, features, fold, case)
     return "".join(i.code for i in enc.instructions) + enc.base if enc.instructions else enc.base
 
 
-def piece_pretokens(piece: str, features: frozenset[str] = FEATURES) -> tuple[str, ...]:
+def piece_pretokens(piece: str, features: frozenset[str] = FEATURES, fold: str = "all",
+                    case: str = "capitalize") -> tuple[str, ...]:
     """The pre-tokens of one piece with split_operators: one per instruction, then the base."""
-    enc = analyse_piece(piece, features)
+    enc = analyse_piece(piece, features, fold, case)
     return tuple(i.code for i in enc.instructions) + (enc.base,)
 
 
@@ -249,8 +318,11 @@ class _PieceCache(dict):
         return value
 
 
-_stream_caches: dict[frozenset[str], _PieceCache] = {}
-_pretoken_caches: dict[frozenset[str], _PieceCache] = {}
+# One cache per encoder configuration: (features, fold, case).
+_Config = tuple[frozenset[str], str, str]
+_DEFAULT_CONFIG: _Config = (FEATURES, "all", "capitalize")
+_stream_caches: dict[_Config, _PieceCache] = {}
+_pretoken_caches: dict[_Config, _PieceCache] = {}
 
 
 def clear_caches() -> None:
@@ -259,22 +331,49 @@ def clear_caches() -> None:
         cache.clear()
 
 
-def _cache(caches: dict, make: Callable, features: frozenset[str]) -> _PieceCache:
-    cache = caches.get(features)
+def _cache(caches: dict, make: Callable, config: _Config) -> _PieceCache:
+    cache = caches.get(config)
     if cache is None:
-        cache = caches[features] = _PieceCache(partial(make, features=features))
+        features, fold, case = config
+        # The default configuration calls ``make`` with its defaults: no partial on a miss.
+        compute = make if config == _DEFAULT_CONFIG else partial(make, features=features, fold=fold, case=case)
+        cache = caches[config] = _PieceCache(compute)
     return cache
 
 
 # --- The public entry points -------------------------------------------------------------
 
-def _check_options(normalize, features) -> frozenset[str]:
+def encoder_options(profile: str = DEFAULT_PROFILE, fold: str | None = None,
+                    case: str | None = None) -> Profile:
+    """The ``fold`` and ``case`` options in effect (spec 6.6): the profile's, each overridden
+    by an option given explicitly.
+
+    >>> encoder_options("compact")
+    Profile(fold='none', case='range')
+    >>> encoder_options("compact", fold="all")
+    Profile(fold='all', case='range')
+    """
+    chosen = PROFILES.get(profile) if isinstance(profile, str) else None
+    if chosen is None:
+        raise ValueError(f"unknown profile {profile!r}; known: {sorted(PROFILES)}")
+    fold = chosen.fold if fold is None else fold
+    case = chosen.case if case is None else case
+    if fold not in FOLDS:
+        raise ValueError(f"fold must be one of {FOLDS}, not {fold!r}")
+    if case not in CASES:
+        raise ValueError(f"case must be one of {CASES}, not {case!r}")
+    return Profile(fold, case)
+
+
+def _check_options(normalize, features, profile=DEFAULT_PROFILE, fold=None, case=None) -> _Config:
     if normalize not in NORMALIZATIONS:
         raise ValueError(f"normalize must be 'nfc' or None, not {normalize!r}")
     features = frozenset(features)
     if not features <= FEATURES:
         raise ValueError(f"unknown features {sorted(features - FEATURES)}; known: {sorted(FEATURES)}")
-    return features
+    if profile == DEFAULT_PROFILE and fold is None and case is None:  # the common call
+        return _DEFAULT_CONFIG if features == FEATURES else (features, "all", "capitalize")
+    return (features, *encoder_options(profile, fold, case))
 
 
 def check_scalar_values(text: str) -> None:
@@ -296,23 +395,32 @@ def _normalized(text: str, normalize) -> str:
 
 
 def encode(text: str, *, normalize: str | None = "nfc", splitter: str = "llama3",
+           profile: str = DEFAULT_PROFILE, fold: str | None = None, case: str | None = None,
            features: Iterable[str] = FEATURES) -> str:
     """Encode text to a stream (spec 1.1).
 
     >>> encode("Héllo")
     '\\ue102\\ue001\\ue100\\ue000hello'
+    >>> encode("HELLO", profile="compact")
+    '\\ue110\\ue000\\ue005hello'
+
+    ``profile`` names the encoder options (:data:`PROFILES`, spec 6.6): ``"paper"`` (the
+    default, the 1.0 encoder) or ``"compact"`` (no folding, range case). ``fold``
+    (``"all"``, ``"no-whitespace"``, ``"none"``) and ``case`` (``"capitalize"``, ``"range"``)
+    override the profile's value when given.
 
     ``features`` (ablation studies only) switches off case, marks or folding (6.1: the "repeat" feature); the
     result still decodes exactly but is not the canonical stream.
     """
-    features = _check_options(normalize, features)
+    config = _check_options(normalize, features, profile, fold, case)
     text = _normalized(text, normalize)
-    cache = _cache(_stream_caches, encode_piece, features)
+    cache = _cache(_stream_caches, encode_piece, config)
     return "".join(map(cache.__getitem__, split_pattern(splitter).findall(text)))
 
 
 def pretokens(text: str, *, normalize: str | None = "nfc", splitter: str = "llama3",
-              split_operators: bool = True, features: Iterable[str] = FEATURES) -> list[str]:
+              split_operators: bool = True, profile: str = DEFAULT_PROFILE, fold: str | None = None,
+              case: str | None = None, features: Iterable[str] = FEATURES) -> list[str]:
     """The pre-tokens that BPE sees (spec section 9); they concatenate to ``encode(text)``.
 
     >>> pretokens("Hello")
@@ -320,23 +428,24 @@ def pretokens(text: str, *, normalize: str | None = "nfc", splitter: str = "llam
     >>> pretokens("Hello", split_operators=False)
     ['\\ue100\\ue000hello']
     """
-    features = _check_options(normalize, features)
+    config = _check_options(normalize, features, profile, fold, case)
     text = _normalized(text, normalize)
     found = split_pattern(splitter).findall(text)
     if not split_operators:
-        return list(map(_cache(_stream_caches, encode_piece, features).__getitem__, found))
-    cache = _cache(_pretoken_caches, piece_pretokens, features)
+        return list(map(_cache(_stream_caches, encode_piece, config).__getitem__, found))
+    cache = _cache(_pretoken_caches, piece_pretokens, config)
     return list(chain.from_iterable(map(cache.__getitem__, found)))
 
 
 def pieces(text: str, *, normalize: str | None = "nfc", splitter: str = "llama3",
+           profile: str = DEFAULT_PROFILE, fold: str | None = None, case: str | None = None,
            features: Iterable[str] = FEATURES) -> list[Piece]:
     """Each piece with its offsets in the original text, its instructions and its base.
 
     >>> [str(i) for i in pieces("Héllo")[0].instructions]
     ['ACUTE(1)', 'CAPITALIZE(0)']
     """
-    features = _check_options(normalize, features)
+    features, fold, case = _check_options(normalize, features, profile, fold, case)
     check_scalar_values(text)
     if normalize == "nfc":
         from .normalize import nfc_with_offsets
@@ -354,7 +463,7 @@ def pieces(text: str, *, normalize: str | None = "nfc", splitter: str = "llama3"
             # piece ends where the source of its last code point ends.
             start_orig = offsets[position]
             end_orig = offsets[bisect_right(offsets, offsets[end - 1])]
-        enc = analyse_piece(piece, features)
+        enc = analyse_piece(piece, features, fold, case)
         result.append(Piece(piece, start_orig, end_orig, enc.instructions, enc.base, enc.slot_starts))
         position = end
     return result

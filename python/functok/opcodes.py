@@ -19,6 +19,7 @@ ESCAPE = 0xEFFF
 ESCAPE_CHAR = chr(ESCAPE)
 
 CAPITALIZE = 0xE100
+UPPERCASE = 0xE110  # since spec 1.1.0
 REPEAT = 0xE200
 MULTIREPEAT = 0xE201
 
@@ -50,10 +51,11 @@ class OpcodeInfo(NamedTuple):
 
 
 # Every assigned opcode with its name and number of arguments. Any other code point in
-# 0xE100..0xEFFE is reserved or unassigned (an unknown opcode to a v1 decoder).
+# 0xE100..0xEFFE is reserved or unassigned (an unknown opcode to a decoder of this spec version).
 OPCODES: dict[int, OpcodeInfo] = {
     CAPITALIZE: OpcodeInfo("CAPITALIZE", 1),
     **{FIRST_MARK + i: OpcodeInfo(name, 1) for i, (name, _) in enumerate(MARKS)},
+    UPPERCASE: OpcodeInfo("UPPERCASE", 2),
     REPEAT: OpcodeInfo("REPEAT", 2),
     MULTIREPEAT: OpcodeInfo("MULTIREPEAT", 3),
 }

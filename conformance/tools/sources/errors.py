@@ -25,7 +25,7 @@ def declare(v):
                 spec=[WHERE[kind], *spec, *ERR])
 
     # unknown-opcode
-    e("err-unknown-01", "unassigned opcode between letters", '"a" U+E110 "b"', "unknown-opcode", 1, "ab")
+    e("err-unknown-01", "unassigned opcode between letters", '"a" U+E111 "b"', "unknown-opcode", 1, "ab")
     e("err-unknown-02", "reserved mark opcode U+E10E", 'U+E10E "x"', "unknown-opcode", 0, "x")
     e("err-unknown-03", "reserved mark opcode U+E10F", 'U+E10F "x"', "unknown-opcode", 0, "x")
     e("err-unknown-04", "unassigned U+E202 after MULTIREPEAT", 'U+E202 "x"', "unknown-opcode", 0, "x")
@@ -34,10 +34,10 @@ def declare(v):
     e("err-unknown-07", "unknown opcode after a valid instruction",
       'CAPITALIZE(0) U+E300 "a"', "unknown-opcode", 2, "A")
     e("err-unknown-08", "unknown opcode before a valid instruction",
-      'U+E110 CAPITALIZE(0) "a"', "unknown-opcode", 0, "A")
+      'U+E111 CAPITALIZE(0) "a"', "unknown-opcode", 0, "A")
     e("err-unknown-09", "unknown opcode ends the text of the group before",
-      'CAPITALIZE(1) "ab" U+E110 "cd"', "unknown-opcode", 4, "aBcd", spec=["decode-groups"])
-    e("err-unknown-10", "unknown opcode at the end of the stream", '"a" U+E110', "unknown-opcode", 1, "a")
+      'CAPITALIZE(1) "ab" U+E111 "cd"', "unknown-opcode", 4, "aBcd", spec=["decode-groups"])
+    e("err-unknown-10", "unknown opcode at the end of the stream", '"a" U+E111', "unknown-opcode", 1, "a")
 
     # truncated-instruction
     e("err-trunc-01", "REPEAT with one argument", 'OPCODE(REPEAT) ARG(0) "a"', "truncated-instruction", 0, "a")
@@ -163,7 +163,7 @@ def declare(v):
     # Lenient decoding of streams with several errors (expected output under errors="replace").
     R = {"errors": "replace"}
     LEN = ["errors-lenient", "decode-parse"]
-    d("lenient-01", "unknown opcode and its would-be arguments vanish", 'U+E110 ARG(0) ARG(1) "x"', "x",
+    d("lenient-01", "unknown opcode and its would-be arguments vanish", 'U+E111 ARG(0) ARG(1) "x"', "x",
       options=R, spec=LEN, roundtrip=False)
     d("lenient-02", "a soup of bad code points leaves the text",
       '"a" ARG(0) OPCODE(REPEAT) U+EFFE ESCAPE', "a", options=R, spec=LEN + ["decode-groups"], roundtrip=False)
@@ -184,7 +184,7 @@ def declare(v):
     d("lenient-09", "a stray argument still ends the group's text",
       'CAPITALIZE(2) "ab" ARG(0) "cd"', "abcd", options=R, spec=LEN + ["decode-groups"], roundtrip=False)
     d("lenient-10", "an unknown opcode still ends the group's text",
-      'CAPITALIZE(2) "ab" U+E110 "cd"', "abcd", options=R, spec=LEN + ["decode-groups"], roundtrip=False)
+      'CAPITALIZE(2) "ab" U+E111 "cd"', "abcd", options=R, spec=LEN + ["decode-groups"], roundtrip=False)
     d("lenient-11", "an escaped surrogate becomes U+FFFD in place",
       'CAPITALIZE(0) "x" ESCAPE "\\udc00" "y"', "X\ufffdy", options=R, spec=LEN + ["decode-groups"],
       roundtrip=False)

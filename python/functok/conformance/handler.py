@@ -13,7 +13,7 @@ import functok
 
 from . import ops
 
-PROTOCOL_VERSION = "1.0.0"
+PROTOCOL_VERSION = "1.1.0"
 OPS = tuple(ops.OPS)  # the ops this implementation answers, as the handshake lists them
 
 

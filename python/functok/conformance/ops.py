@@ -35,9 +35,13 @@ __all__ = ["OPS", "codec_options", "decode", "encode", "piece_to_json", "pieces"
 def codec_options(options: Mapping) -> dict[str, Any]:
     """The encoder's keyword options from a vector's (or the bridge's) ``options``.
 
-    ``normalize: null`` turns NFC off; a missing option keeps the default.
+    ``normalize: null`` turns NFC off; a missing option keeps the default. ``profile`` (default
+    ``"paper"``), and ``fold`` and ``case`` when given, choose the encoder (spec 6.6, protocol
+    1.1.0); a missing or null ``fold`` or ``case`` is the profile's.
     """
-    return {"normalize": options.get("normalize", "nfc"), "splitter": options.get("splitter", "llama3")}
+    return {"normalize": options.get("normalize", "nfc"), "splitter": options.get("splitter", "llama3"),
+            "profile": options.get("profile", "paper"), "fold": options.get("fold"),
+            "case": options.get("case")}
 
 
 def encode(text: str, options: Mapping) -> str:

@@ -12,13 +12,14 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-# The defaults of every option (spec sections 4.1, 5.1, 7, 7.8 and 9); a case always carries all.
+# The defaults of every option (spec sections 4.1, 5.1, 6.6, 7, 7.8 and 9); a case always carries all.
 DEFAULT_OPTIONS: dict = {
     "normalize": "nfc",
     "splitter": "llama3",
     "split_operators": True,
     "errors": "strict",
     "max_output": 2 ** 26,
+    "profile": "paper",  # protocol 1.1.0; fold and case are sent only when a vector states them
 }
 
 PACKAGE_DIR = Path(__file__).resolve().parent

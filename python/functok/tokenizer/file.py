@@ -1,8 +1,8 @@
 """The functok tokenizer file (spec 11.2): ``{"functok": header, "tokenizer": tokenizer.json}``.
 
 The header says how the codec makes the pre-tokens (``splitter``, ``normalize``,
-``split_operators``) and which versions wrote it (``format_version`` of this file,
-``spec_version`` of the format); the ``tokenizer`` part is a Hugging Face BPE ``tokenizer.json``
+``split_operators``, and since spec 1.1.0 ``profile``: absent means ``"paper"``) and which
+versions wrote it (``format_version`` of this file, ``spec_version`` of the format); the ``tokenizer`` part is a Hugging Face BPE ``tokenizer.json``
 with byte fallback and all 256 byte tokens. A file this functok cannot read is refused with a
 :class:`TokenizerFileError` that names the file and the JSON path, saying why.
 
@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..encode import DEFAULT_PROFILE, PROFILES
 from ..split import SPLITTERS
 from ..versions import covers
 from .bpe import BYTE_TOKENS
@@ -64,6 +65,9 @@ def check_header(header: Any, file: str = "<dict>") -> dict:
     c.get(header, at, "splitter", f"one of {SPLITTERS} (unknown splitter)", lambda v: v in SPLITTERS)
     c.get(header, at, "normalize", '"nfc" or null (unknown normalization)', lambda v: v in ("nfc", None))
     c.get(header, at, "split_operators", "true or false", lambda v: isinstance(v, bool))
+    # Spec 11.2: a file without a profile (every 1.0 file) is "paper"; an unknown one is refused.
+    c.get(header, at, "profile", f"one of {tuple(PROFILES)} (unknown profile)",
+          lambda v: isinstance(v, str) and v in PROFILES, default=DEFAULT_PROFILE)
     c.get(header, at, "alphabet", f"{ALPHABET!r} (unknown alphabet)", lambda v: v == ALPHABET, default=ALPHABET)
     return header
 

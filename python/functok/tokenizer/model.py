@@ -54,10 +54,13 @@ class Tokenizer:
         splitter: str = "llama3",
         normalize: str | None = "nfc",
         split_operators: bool = True,
+        profile: str = "paper",
         spec_version: str | None = None,
         source: str = "<dict>",
     ) -> None:
-        """``source`` names the tokenizer's origin (its file) in a :class:`TokenizerFileError`."""
+        """``source`` names the tokenizer's origin (its file) in a :class:`TokenizerFileError`.
+        ``profile`` is the encoder profile of the pre-tokens (:data:`functok.PROFILES`, spec 6.6),
+        recorded in the file (spec 11.2)."""
         self.header = check_header(
             {
                 "format_version": FORMAT_VERSION,
@@ -65,6 +68,7 @@ class Tokenizer:
                 "splitter": splitter,
                 "normalize": normalize,
                 "split_operators": bool(split_operators),
+                "profile": profile,
                 "alphabet": ALPHABET,
             },
             source,
@@ -72,6 +76,7 @@ class Tokenizer:
         self.splitter = splitter
         self.normalize = normalize
         self.split_operators = bool(split_operators)
+        self.profile = profile
         self.hf_json = hf_tokenizer
         checked = check_functok_model(hf_tokenizer, source)
         self._vocab: dict[str, int] = dict(checked.vocab)
@@ -81,7 +86,7 @@ class Tokenizer:
         self.special = SpecialTokens(self.special_tokens)
         self.token_table = TokenTable(self._vocab, self._id_to_token, self.special_tokens)
         self.pre_tokenizer = CodecPreTokenizer(normalize=normalize, splitter=splitter,
-                                               split_operators=self.split_operators)
+                                               split_operators=self.split_operators, profile=profile)
         self.vocabulary = Vocabulary(
             name="functok",
             tokens=self._vocab,
@@ -102,6 +107,7 @@ class Tokenizer:
         splitter: str = "llama3",
         normalize: str | None = "nfc",
         split_operators: bool = True,
+        profile: str = "paper",
         min_frequency: int = 0,
         special_tokens: Sequence[str] = (),
         limit_alphabet: int | None = None,
@@ -118,14 +124,20 @@ class Tokenizer:
         rarest are written with byte-fallback tokens (still lossless). ``limit_alphabet`` keeps
         at most that many characters, leaving the rest of the room to merges. The floor is
         257 plus the special tokens (256 byte tokens and one trained token); below it the
-        call raises ``ValueError``. Needs ``pip install 'functok[train]'``.
+        call raises ``ValueError``. ``profile`` is the encoder profile of the pre-tokens
+        (:data:`functok.PROFILES`; ``"paper"`` for now, the 1.0 encoder), recorded in the file.
+        Needs ``pip install 'functok[train]'``.
         """
+        check_header({"format_version": FORMAT_VERSION, "spec_version": implemented_spec_version(),
+                      "splitter": splitter, "normalize": normalize,
+                      "split_operators": bool(split_operators), "profile": profile}, "<train>")
         trained = training.train_bpe(
             files_or_iterator, vocab_size=vocab_size, splitter=splitter, normalize=normalize,
-            split_operators=split_operators, min_frequency=min_frequency, special_tokens=special_tokens,
-            limit_alphabet=limit_alphabet, show_progress=show_progress,
+            split_operators=split_operators, profile=profile, min_frequency=min_frequency,
+            special_tokens=special_tokens, limit_alphabet=limit_alphabet, show_progress=show_progress,
         )
-        return cls(trained, splitter=splitter, normalize=normalize, split_operators=split_operators)
+        return cls(trained, splitter=splitter, normalize=normalize, split_operators=split_operators,
+                   profile=profile)
 
     # -- the file ------------------------------------------------------------------------
 
@@ -155,6 +167,7 @@ class Tokenizer:
             splitter=header["splitter"],
             normalize=header["normalize"],
             split_operators=header["split_operators"],
+            profile=header.get("profile", "paper"),
             spec_version=header["spec_version"],
             source=source,
         )
@@ -165,7 +178,8 @@ class Tokenizer:
     def __repr__(self) -> str:
         h = self.header
         return (f"Tokenizer(vocab_size={self.vocab_size}, splitter={h['splitter']!r}, "
-                f"normalize={h['normalize']!r}, split_operators={h['split_operators']})")
+                f"normalize={h['normalize']!r}, split_operators={h['split_operators']}, "
+                f"profile={h['profile']!r})")
 
     # -- vocabulary ----------------------------------------------------------------------
 

@@ -75,14 +75,16 @@ class CodecPreTokenizer:
     """The codec's pre-tokens of text (:func:`functok.pretokens` with these settings): call it
     with a text for its pre-tokens, or use :meth:`spans` for where each comes from."""
 
-    def __init__(self, *, normalize: str | None, splitter: str, split_operators: bool) -> None:
+    def __init__(self, *, normalize: str | None, splitter: str, split_operators: bool,
+                 profile: str = "paper") -> None:
         self.normalize = normalize
         self.splitter = splitter
         self.split_operators = split_operators
+        self.profile = profile
 
     def __call__(self, text: str) -> list[str]:
         return codec_pretokens(text, normalize=self.normalize, splitter=self.splitter,
-                               split_operators=self.split_operators)
+                               split_operators=self.split_operators, profile=self.profile)
 
     def spans(self, text: str, base: int = 0) -> Iterator[tuple[str, Span, list[Span]]]:
         """Each pre-token of ``text``, its span in the original text (shifted by ``base``), and
@@ -90,7 +92,8 @@ class CodecPreTokenizer:
         it changes)."""
         to_start, to_end = self._original_positions(text)
         position = 0
-        for piece in codec_pieces(text, normalize=self.normalize, splitter=self.splitter):
+        for piece in codec_pieces(text, normalize=self.normalize, splitter=self.splitter,
+                                  profile=self.profile):
             cuts = [position + c for c in piece.slot_starts] + [position + len(piece.text)]
             slot_spans = [(base + to_start[a], base + to_end[b]) for a, b in zip(cuts, cuts[1:])]
             parts, spans = _code_point_spans(piece, slot_spans)
@@ -125,13 +128,13 @@ class CodecPreTokenizer:
 def _code_point_spans(piece, slot_spans: list[Span]) -> tuple[list[str], list[Span]]:
     """A piece's pre-tokens (instructions, then the base) and, for each of their code points,
     the span of original text it stands for: an instruction's code points span the slots it
-    changes (a MULTIREPEAT its whole unit), a base code point its slot (both code points of an
+    changes (a MULTIREPEAT its whole unit, an UPPERCASE its whole range), a base code point its slot (both code points of an
     escape pair the same slot)."""
     parts: list[str] = []
     spans: list[Span] = []
     for ins in piece.instructions:
         first = ins.args[0]
-        last = ins.args[1] - 1 if ins.name == "MULTIREPEAT" else first
+        last = ins.args[1] - 1 if ins.name in ("MULTIREPEAT", "UPPERCASE") else first
         code = ins.code
         parts.append(code)
         spans.extend([(slot_spans[first][0], slot_spans[last][1])] * len(code))

@@ -16,7 +16,7 @@ from ..decode import DEFAULT_MAX_OUTPUT, ERRORS, check_max_output
 from ..decode import decode as decode_stream
 from ..errors import FormatError
 from ..grammar import GROUP_RUN, NEEDS_DECODING, SURROGATE, slot_list, text_end
-from ..opcodes import ARGUMENT_FIRST, ARGUMENT_LAST, ESCAPE_CHAR, MULTIREPEAT, OPCODES, REPEAT
+from ..opcodes import ARGUMENT_FIRST, ARGUMENT_LAST, CAPITALIZE, ESCAPE_CHAR, MULTIREPEAT, OPCODES, REPEAT, UPPERCASE
 from .decoding import IdReader
 from .errors import ByteFallbackError, IdError, TokenFormatError, UnknownTokenIdError
 
@@ -163,7 +163,7 @@ class _Unit:
         self.group = "".join(self._chunks)
         self._chunks = []
         info = _group_info(self.group)
-        self.marks_at, self.growing, self.has_repeat, self.reach, self.clean = info
+        self.marks_at, self.growing, self.has_repeat, self.reach, self.clean, self.range_from = info
         self.hold_from = min((s for s, _, _ in self.growing), default=self.reach)
         # Each slot is at least one code point: a lower bound on any growing repeat's growth.
         self.least_growth = min(((c - 1) * (e - s) for s, e, c in self.growing), default=0)
@@ -191,15 +191,22 @@ class _Unit:
 
 
 @functools.lru_cache(maxsize=4096)
-def _group_info(group: str) -> tuple[dict[int, list[int]], list[tuple[int, int, int]], bool, int, bool]:
+def _group_info(group: str) -> tuple[dict[int, list[int]], list[tuple[int, int, int]], bool, int, bool,
+                                     int | None]:
     """What a group does to its text, as spec 7.2 parses it: (slot -> its case and mark
     opcodes, (start, end, count) of each repeat that grows the text, has it a repeat, how many
-    slots its instructions name, does it parse without error). Read-only: it is shared."""
+    slots its instructions name, does it parse without error, the first slot of an UPPERCASE
+    range). Read-only: it is shared.
+
+    An UPPERCASE(start, end) names each slot of its range as a CAPITALIZE would (spec 7.5: the
+    same text), but only once all of them have arrived: with fewer slots it is dropped (spec
+    7.4), so its range is held until then. One with ``end <= start`` (bad-range) names none."""
     marks_at: dict[int, list[int]] = {}
     growing: list[tuple[int, int, int]] = []
     has_repeat = False
     reach = 0
     clean = True
+    range_from: int | None = None
     i = 0
     while i < len(group):
         info = OPCODES.get(ord(group[i]))
@@ -220,10 +227,19 @@ def _group_info(group: str) -> tuple[dict[int, list[int]], list[tuple[int, int, 
             reach = max(reach, end, start + 1)  # a bad range names slots too
             if count >= 2 and end > start:
                 growing.append((start, end, count))
+        elif opcode == UPPERCASE:
+            start, end = args
+            reach = max(reach, end, start + 1)  # a bad range names slots too
+            if end > start:
+                for slot in range(start, end):
+                    marks_at.setdefault(slot, []).append(CAPITALIZE)
+                range_from = start if range_from is None else min(range_from, start)
+            else:
+                clean = False  # bad-range: the careful decoder reports it
         else:
             marks_at.setdefault(args[0], []).append(opcode)
             reach = max(reach, args[0] + 1)
-    return marks_at, growing, has_repeat, reach, clean
+    return marks_at, growing, has_repeat, reach, clean, range_from
 
 
 class _Stretch:
@@ -384,6 +400,8 @@ class _Stretch:
             unit.emitted = len(unit.head_out)
             return
         final = len(unit.slot_out) if unit.settled else min(len(unit.slot_out), unit.hold_from)
+        if unit.range_from is not None and len(unit.head) < unit.reach:
+            final = min(final, unit.range_from)  # an UPPERCASE holds until its range is all in
         if final > unit.final:
             out = "".join(unit.slot_out[unit.final : final])
             unit.final = final
@@ -410,7 +428,9 @@ class _Stretch:
             except FormatError as e:
                 self._candidate(self._unit_error(unit, e))
                 head = ""
-        elif unit.settled:  # (in strict mode: no repeat, and every slot the group names is in)
+        elif unit.settled and (unit.range_from is None or len(unit.head) == unit.reach):
+            # (in strict mode: no repeat, and every slot the group names is in; an UPPERCASE
+            # whose range is not all in is dropped, which the careful decoder below does)
             head = "".join(unit.slot_out)
         else:
             head = self._decode_head(unit, "replace")

@@ -32,6 +32,7 @@ def train_bpe(
     splitter: str,
     normalize: str | None,
     split_operators: bool,
+    profile: str = "paper",
     min_frequency: int = 0,
     special_tokens: Sequence[str] = (),
     limit_alphabet: int | None = None,
@@ -46,7 +47,7 @@ def train_bpe(
         raise ImportError("training needs `tokenizers`: pip install 'functok[train]'") from exc
     special_tokens = list(dict.fromkeys(special_tokens))
     room = _alphabet_room(vocab_size, special_tokens)
-    counts = _pretoken_counts(_texts(corpus), normalize, splitter, split_operators)
+    counts = _pretoken_counts(_texts(corpus), normalize, splitter, split_operators, profile)
     alphabet = _kept_alphabet(counts, room if limit_alphabet is None else max(0, min(limit_alphabet, room)))
     trainer = trainers.BpeTrainer(
         vocab_size=vocab_size - 256,  # the trainer's count: specials, alphabet, merges
@@ -82,12 +83,14 @@ def _texts(source) -> Iterator[str]:
         yield text
 
 
-def _pretoken_counts(texts: Iterable[str], normalize, splitter, split_operators) -> Counter[str]:
+def _pretoken_counts(texts: Iterable[str], normalize, splitter, split_operators,
+                     profile: str = "paper") -> Counter[str]:
     """How often each pre-token (a BPE word) occurs: what the trainer counts, counted first so
     that the alphabet can be chosen before training."""
     counts: Counter[str] = Counter()
     for text in texts:
-        counts.update(codec_pretokens(text, normalize=normalize, splitter=splitter, split_operators=split_operators))
+        counts.update(codec_pretokens(text, normalize=normalize, splitter=splitter, split_operators=split_operators,
+                                      profile=profile))
     return counts
 
 
