@@ -24,17 +24,8 @@ from typing import NamedTuple
 from . import _ucd
 from .cache import remember
 from .errors import FormatError, strict_order
-from .grammar import (
-    FORMAT_CLASS,
-    GROUP_CLASS,
-    GROUP_START,
-    NEEDS_DECODING,
-    SLOT,
-    STREAM_PART,
-    SURROGATE,
-    group_end,
-    unescape,
-)
+from .grammar import FORMAT_CLASS, GROUP_CLASS, GROUP_START, NEEDS_DECODING, SLOT, STREAM_PART, SURROGATE
+from .grammar import group_end, unescape
 from .opcodes import (
     ARGUMENT_FIRST,
     ARGUMENT_LAST,

@@ -19,17 +19,7 @@ from . import _ucd
 from .cache import remember
 from .errors import FormatError
 from .grammar import FORMAT_CODE_POINT, SURROGATE
-from .opcodes import (
-    CAPITALIZE,
-    ESCAPE_CHAR,
-    MARK_TO_OPCODE,
-    MAX_ARGUMENT,
-    MULTIREPEAT,
-    NAME_TO_OPCODE,
-    OPCODES,
-    REPEAT,
-    argument,
-)
+from .opcodes import ESCAPE_CHAR, MARK_TO_OPCODE, MAX_ARGUMENT, NAME_TO_OPCODE, OPCODES, argument
 from .split import one_of_code_points
 from .split import pattern as split_pattern
 
