@@ -215,3 +215,19 @@ def test_equal_budget_section(texts):
     assert [c["budget"] for c in section["ceiling"]] == [300, 400, 600]
     assert all(c["with_base"] <= c["variant_entries"] <= c["trained_entries"] for c in section["ceiling"])
     json.dumps(section)  # report.json holds it as it is
+
+
+def test_table_and_markdown(texts):
+    section = budgets.equal_budget(*texts, splitter="paper", budgets=[300, 400, 600, 100_000])
+    lines = budgets.table_lines(section)
+    assert lines[0].split()[:3] == ["at", "equal", "budget"] and "100,000" in lines[0]
+    base = section["variants"]["baseline"]
+    assert base["held_out_tokens"][-1] is None and base["exhaustion"]["budget"] < 100_000
+    assert f"{base['held_out_tokens'][0]:,}" in lines[1] and "ran out" in lines[1] and "600 (ref.)" in lines[1]
+    assert any(line.lstrip().startswith("paper, split") for line in lines)
+    assert any("ceiling" in line for line in lines)
+    md = "\n".join(budgets.markdown_lines(section, "chart.svg"))
+    assert "| pre-tokens | 300 | 400 | 600 | 100,000 |" in md and "![held-out tokens" in md
+    chart = budgets.chart_lines(section)
+    assert [label for label, _, _ in chart] == [r["label"] for r in section["variants"].values()]
+    assert chart[0][2][-1] == (base["exhaustion"]["budget"], base["exhaustion"]["held_out_tokens"])
