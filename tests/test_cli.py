@@ -139,3 +139,39 @@ def test_large_file_memory_stays_flat(tmp_path):
     assert big_peak - small_peak < growth / 5, (small_peak, big_peak, growth)
     # and the output is the whole text's encoding
     assert (tmp_path / "big.stream").read_text(encoding="utf-8") == encode(big.read_text(encoding="utf-8"))
+
+
+# The modules of the commands in functok.cli.COMMANDS, and what they may import.
+COMMAND_MODULES = ("functok.commands", "functok.conformance")
+
+
+def loaded_command_modules(code: str) -> list[str]:
+    """The command modules in sys.modules after running ``code`` in a fresh interpreter."""
+    check = (f"import sys\n{code}\n"
+             f"print(sorted(m for m in sys.modules if m.startswith({COMMAND_MODULES!r})))")
+    done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return eval(done.stdout.strip().splitlines()[-1])
+
+
+def test_import_and_help_load_no_command_module():
+    assert loaded_command_modules("import functok") == []
+    help_run = ("from functok.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass")
+    assert loaded_command_modules(help_run) == []
+
+
+def test_a_command_loads_only_its_own_module():
+    run = ("from functok.cli import main\ntry:\n    main(['docs', '--help'])\nexcept SystemExit:\n    pass")
+    assert loaded_command_modules(run) == ["functok.commands", "functok.commands.docs"]
+
+
+def test_the_help_lines_of_commands_are_their_modules():
+    import argparse
+
+    from functok.cli import COMMANDS, build_parser
+
+    for load in (None, []):  # the modules' own parsers, and the lines listed without them
+        parser = build_parser(load=load)
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        helps = {choice.dest: choice.help for choice in sub._choices_actions}
+        assert {name: helps[name] for name in COMMANDS} == {n: c.help for n, c in COMMANDS.items()}

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from functok import demo
+from functok.commands import demo
 
 ROOT = Path(__file__).resolve().parents[1]
 

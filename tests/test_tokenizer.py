@@ -370,7 +370,7 @@ def test_docstring_examples_run():
     import functok.tokenizer
 
     need_tokenizers()  # the tokenizer examples train one
-    names = ["functok.tokenizer", "functok.tsr", "functok.conformance.ops"]
+    names = ["functok.tokenizer", "functok.commands.tsr", "functok.conformance.ops"]
     names += [f"functok.tokenizer.{m.name}" for m in pkgutil.iter_modules(functok.tokenizer.__path__)]
     for module in map(importlib.import_module, names):
         result = doctest.testmod(module)

@@ -7,6 +7,9 @@ is how the cross-runtime tests compare the two interpreters.
 
 Answers are ``{"ok": value}`` or ``{"error": {"type", "message", "kind", "offset"}}``.  A
 FormatError keeps its spec ``kind`` and code point ``offset`` so that JavaScript can rebuild it.
+
+The codec's answers come from :mod:`functok.conformance.ops`, the functions that also answer
+the conformance vectors, so that the two cannot drift apart; a request is their ``options``.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import json
 from typing import Any, Callable
 
 import functok
+from functok.conformance import ops
 from functok.normalize import nfc
 
 # Tokenizers loaded through load_tokenizer(), by handle; JavaScript keeps only the number.
@@ -22,7 +26,8 @@ _TOKENIZERS: dict[int, Any] = {}
 
 
 def _codec_options(args: dict[str, Any], *names: str) -> dict[str, Any]:
-    """Keyword options from a request, passing on only those the caller set.
+    """Keyword options from a request, passing on only those the caller set (functok keeps
+    its own default for the others).
 
     JSON.stringify drops undefined members and keeps null ones, so ``normalize: null`` from
     JavaScript arrives as None (NFC off) while a missing option keeps functok's default.
@@ -30,54 +35,40 @@ def _codec_options(args: dict[str, Any], *names: str) -> dict[str, Any]:
     return {name: args[name] for name in names if name in args}
 
 
-def piece_to_json(piece: Any) -> dict[str, Any]:
-    """A Piece as a plain object; ``label`` is the instruction's readable form, e.g. ACUTE(1)."""
-    return {
-        "text": piece.text,
-        "start": piece.start,
-        "end": piece.end,
-        "instructions": [
-            {"name": ins.name, "args": list(ins.args), "label": str(ins)} for ins in piece.instructions
-        ],
-        "base": piece.base,
-        "encoded": piece.encoded,
-        "slot_starts": list(piece.slot_starts),
-    }
+# The full shape, instructions as {name, args, label}: what the web demo shows.
+piece_to_json = ops.piece_to_json
 
 
 def encode(args: dict[str, Any]) -> str:
-    return functok.encode(args["text"], **_codec_options(args, "normalize", "splitter"))
+    return ops.encode(args["text"], args)
 
 
 def decode(args: dict[str, Any]) -> str:
-    return functok.decode(args["stream"], **_codec_options(args, "errors", "max_output"))
+    return ops.decode(args["stream"], args)
 
 
 def pieces(args: dict[str, Any]) -> list[dict[str, Any]]:
-    found = functok.pieces(args["text"], **_codec_options(args, "normalize", "splitter"))
-    return [piece_to_json(piece) for piece in found]
+    return [piece_to_json(piece) for piece in functok.pieces(args["text"], **ops.codec_options(args))]
 
 
 def pretokens(args: dict[str, Any]) -> list[str]:
-    options = _codec_options(args, "normalize", "splitter", "split_operators")
-    return functok.pretokens(args["text"], **options)
+    return ops.pretokens(args["text"], args)
 
 
 def split(args: dict[str, Any]) -> list[str]:
-    return functok.split(args["text"], **_codec_options(args, "splitter"))
+    return ops.split(args["text"], args)
 
 
 def inspect(args: dict[str, Any]) -> dict[str, Any]:
     """Everything a reader wants to see about one text: pieces, stream and the round trip."""
-    options = _codec_options(args, "normalize", "splitter")
     text = args["text"]
-    stream = functok.encode(text, **options)
+    stream = ops.encode(text, args)
     decoded = functok.decode(stream)
-    normalized = text if options.get("normalize", "nfc") is None else nfc(text)
+    normalized = text if ops.codec_options(args)["normalize"] is None else nfc(text)
     return {
         "stream": stream,
-        "pieces": [piece_to_json(piece) for piece in functok.pieces(text, **options)],
-        "pretokens": functok.pretokens(text, **_codec_options(args, "normalize", "splitter", "split_operators")),
+        "pieces": pieces(args),
+        "pretokens": ops.pretokens(text, args),
         "decoded": decoded,
         "roundtrip": decoded == normalized,
     }

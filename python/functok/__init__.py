@@ -1,6 +1,6 @@
 """functok: the Functionalizer format's reference implementation.
 
-The format rewrites case, 13 combining diacritics and character repetition as Private Use Area
+The format rewrites case, 13 combining marks and character repetition as Private Use Area
 instructions in front of a canonical lowercase base, losslessly:
 
 >>> import functok

@@ -36,7 +36,8 @@ import codecs
 import re
 from typing import BinaryIO, Callable, Iterable, Iterator
 
-from .opcodes import MAX_ARGUMENT, MULTIREPEAT, REPEAT
+from .grammar import GROUP, REPEAT_OPCODE, group_end, text_end
+from .opcodes import ESCAPE_CHAR, MAX_ARGUMENT
 
 CHUNK_BYTES = 1 << 20
 
@@ -46,12 +47,6 @@ _TEXT_CUT_CONTEXT = 2  # a text cut at p is decided by the code points p-1, p an
 # text has one every few code points. (Any value gives the same chunks; this one is fast.)
 SEARCH_SPAN = 1 << 12
 
-_GROUP_RUN = re.compile("[\ue000-\ueffe]*")
-_GROUP_RUNS = re.compile("[\ue000-\ueffe]+")
-# Text slots up to the next group: plain code points and complete escape pairs. Possessive, so
-# the match keeps no backtracking stack however long the text (spec 12.4).
-_TEXT_RUN = re.compile("(?:[^\ue000-\uefff]++|\uefff[\\s\\S])*+")
-_REPEAT_OPCODE = re.compile(f"[{chr(REPEAT)}{chr(MULTIREPEAT)}]")
 # A cut this many code points into a group's text keeps the group's first 256 slots before it
 # (a slot is one code point, or two for an escape pair).
 _GROUP_REACH = 2 * (MAX_ARGUMENT + 1)
@@ -142,7 +137,7 @@ def _last_match(window: str, earliest: int) -> int:
 
 
 class _StreamCutFinder:
-    """``last_cut`` for an op stream: follows its groups and text across blocks (spec 7.1).
+    """``last_cut`` for a stream: follows its groups and text across blocks (spec 7.1).
 
     Only the last cut of a block is wanted, and what follows the block depends only on its last
     group and the text after that; so a block without an ESCAPE, where a group is simply a run of
@@ -165,10 +160,10 @@ class _StreamCutFinder:
             self.reach_left = max(0, self.reach_left - 2)
             i = 1
         if self.in_group:  # the rest of a group begun in an earlier block
-            i = self._group(block, i, _GROUP_RUN.match(block, i).end())
+            i = self._group(block, i, group_end(block, i))
             if self.in_group:
                 return -1
-        if block.find("\uefff", i) < 0:
+        if block.find(ESCAPE_CHAR, i) < 0:
             return self._scan_from_end(block, i)
         return self._scan_slots(block, i)
 
@@ -185,13 +180,13 @@ class _StreamCutFinder:
         cut = -1
         while i < len(block):
             if self.in_group:
-                i = self._group(block, i, _GROUP_RUN.match(block, i).end())
+                i = self._group(block, i, group_end(block, i))
                 continue
-            end = _TEXT_RUN.match(block, i).end()
+            end = text_end(block, i)  # complete text slots up to the next group
             cut = max(cut, self._text(block, i, end))
             if end == len(block):
                 break
-            if block[end] == "\uefff":  # the last code point; its pair is in the next block
+            if block[end] == ESCAPE_CHAR:  # the last code point; its pair is in the next block
                 self.escape_pending = True
                 self.reach_left = max(0, self.reach_left - 1)
                 break
@@ -209,7 +204,7 @@ class _StreamCutFinder:
         """Read the group code points ``block[start:end]`` (a group, or the start of one)."""
         if not self.in_group:
             self.in_group, self.group_has_repeat = True, False
-        if _REPEAT_OPCODE.search(block, start, end):
+        if REPEAT_OPCODE.search(block, start, end):
             self.group_has_repeat = True
         if end < len(block):  # the group ends here and its text starts
             self.in_group = False
@@ -228,7 +223,7 @@ def _last_group(block: str, start: int) -> re.Match | None:
     while True:
         window = max(start, len(block) - span)
         last = None
-        for last in _GROUP_RUNS.finditer(block, window):
+        for last in GROUP.finditer(block, window):
             pass
         if window == start or (last is not None and last.start() > window):
             return last  # a run starting at the window's edge may begin before it
@@ -241,7 +236,7 @@ def text_chunks(texts: Iterable[str]) -> Iterator[tuple[int, str]]:
 
 
 def stream_chunks(texts: Iterable[str], *, past_repeats: bool = True) -> Iterator[tuple[int, str]]:
-    """(offset, chunk) pairs of an op stream whose decodings concatenate to the whole's.
+    """(offset, chunk) pairs of a stream whose decodings concatenate to the whole's.
 
     With ``past_repeats`` (the default) the text of a group holding a repeat is cut too, once
     past the group's reach; a repeat near ``max_output`` then sees only its chunk's part of

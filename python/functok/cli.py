@@ -1,5 +1,6 @@
-"""The ``functok`` command line: ``encode``, ``decode`` and ``inspect`` here; other areas add
-their subcommands from their own modules, listed in :data:`COMMAND_MODULES`.
+"""The ``functok`` command line: ``encode``, ``decode`` and ``inspect`` here; the other
+subcommands live in their own modules (:mod:`functok.commands`, :mod:`functok.conformance.cli`),
+listed in :data:`COMMANDS` and imported only when they run.
 
 Input comes from arguments, files or stdin; files and stdin are read as strict UTF-8 in chunks
 cut at safe piece boundaries (:mod:`functok.chunks`), so memory stays flat on large files and
@@ -14,23 +15,34 @@ import importlib
 import re
 import sys
 from importlib import resources
-from typing import Iterator
+from typing import Collection, Iterator, NamedTuple
 
 from . import SPEC_VERSION, __version__
 from .chunks import InputError, read_utf8, stream_chunks, text_chunks
 from .decode import DEFAULT_MAX_OUTPUT, decode
 from .encode import encode, pieces
 from .errors import FormatError
-from .opcodes import MULTIREPEAT, REPEAT
+from .grammar import SURROGATE_FIRST, SURROGATE_LAST, has_repeat
 
-# Modules that add a subcommand with ``add_command(subparsers)``.
-COMMAND_MODULES: list[str] = [
-    "functok.demo",
-    "functok.conformance.cli",
-    "functok.tsr",
-    "functok.compare",
-    "functok.docs_cmd",
-]
+class Command(NamedTuple):
+    module: str  # adds the subcommand's parser with ``add_command(subparsers)``
+    help: str  # the line ``functok --help`` shows; the module's own parser says the same
+
+
+# Subcommands in modules of their own, which may need optional dependencies: a module is imported
+# only when its command is run, so that ``import functok`` and ``functok --help`` load none.
+COMMANDS: dict[str, Command] = {
+    "demo": Command("functok.commands.demo", "serve the web demo on this machine"),
+    "conformance": Command("functok.conformance.cli",
+                           "run the conformance vectors against functok or another program"),
+    "conformance-server": Command("functok.conformance.cli",
+                                  "answer conformance protocol requests on stdin/stdout"),
+    "tsr": Command("functok.commands.tsr", "token saving rate of optimal segmentation over greedy BPE"),
+    "compare": Command("functok.commands.compare",
+                       "vocabulary at merge exhaustion and chars/token, baseline vs Functionalizer"),
+    "docs": Command("functok.commands.docs",
+                    "preview the documentation site (mkdocs serve), or build it with --build"),
+}
 
 EXIT_BAD_INPUT = 2
 
@@ -38,7 +50,7 @@ EXIT_BAD_INPUT = 2
 def escape_private_use(text: str) -> str:
     """Write private-use code points (and lone surrogates) as \\uXXXX so a terminal shows them."""
     return "".join(
-        f"\\u{ord(c):04x}" if 0xE000 <= ord(c) <= 0xF8FF or 0xD800 <= ord(c) <= 0xDFFF
+        f"\\u{ord(c):04x}" if 0xE000 <= ord(c) <= 0xF8FF or SURROGATE_FIRST <= ord(c) <= SURROGATE_LAST
         else f"\\U{ord(c):08x}" if ord(c) >= 0xF0000 else c
         for c in text)
 
@@ -98,7 +110,7 @@ def _cmd_encode(args: argparse.Namespace) -> int:
 
 def decode_blocks(blocks: Iterator[str], *, errors: str = "strict",
                   max_output: int | None = None) -> Iterator[str]:
-    """Decode an op stream given in blocks, chunk by chunk; yield each chunk's text.
+    """Decode a stream given in blocks, chunk by chunk; yield each chunk's text.
 
     With ``max_output=None`` each chunk is one ``decode`` call with the default limit (2**26
     code points through repeats per chunk), so a large file is not stopped at 2**26 code points
@@ -127,13 +139,9 @@ def _chunk_limit(chunk: str, remaining: int) -> int:
     Without a repeat a chunk never meets the limit, and at most one code point comes out per code
     point in; a limit that large keeps ``decode`` on its fast path once the budget is spent.
     """
-    if _has_repeat(chunk):
+    if has_repeat(chunk):
         return max(0, remaining)
     return max(remaining, len(chunk))
-
-
-def _has_repeat(chunk: str) -> bool:
-    return chr(REPEAT) in chunk or chr(MULTIREPEAT) in chunk
 
 
 def _cmd_decode(args: argparse.Namespace) -> int:
@@ -205,21 +213,26 @@ def _add_codec_options(parser: argparse.ArgumentParser) -> None:
                         type=lambda v: v.lower())
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(load: Collection[str] | None = None) -> argparse.ArgumentParser:
+    """The parser of every subcommand.
+
+    ``load`` names the commands of :data:`COMMANDS` whose modules are imported to add their
+    real parsers (None: all of them); every other one is listed by its name and help only.
+    """
     parser = argparse.ArgumentParser(
         prog="functok", description="The Functionalizer format: a lossless text codec for tokenizers.")
     parser.add_argument("--version", action="version",
                         version=f"functok {__version__} (format {SPEC_VERSION})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    p = sub.add_parser("encode", help="encode text to an op stream")
+    p = sub.add_parser("encode", help="encode text to a stream")
     _add_input_options(p, "text")
     _add_codec_options(p)
     p.add_argument("--escape", action="store_true", help="print private-use code points as \\uXXXX")
     p.set_defaults(func=_cmd_encode)
 
-    p = sub.add_parser("decode", help="decode an op stream to text")
-    _add_input_options(p, "op stream")
+    p = sub.add_parser("decode", help="decode a stream to text")
+    _add_input_options(p, "stream")
     p.add_argument("--errors", choices=("strict", "replace"), default="strict")
     p.add_argument("--max-output", type=_max_output, default=None, metavar="N",
                    help="stop repeats from taking the output of an input past N code points, "
@@ -235,16 +248,35 @@ def build_parser() -> argparse.ArgumentParser:
     _add_codec_options(p)
     p.set_defaults(func=_cmd_inspect)
 
-    for module in COMMAND_MODULES:
-        importlib.import_module(module).add_command(sub)
+    _add_commands(sub, COMMANDS if load is None else load)
     return parser
+
+
+def _add_commands(sub, load: Collection[str]) -> None:
+    """Add the subcommands of :data:`COMMANDS`: those in ``load`` from their modules (each module
+    once, with all its commands), the others as a name and a help line."""
+    modules = {COMMANDS[name].module for name in load if name in COMMANDS}
+    added: set[str] = set()
+    for name, command in COMMANDS.items():  # in this order, as ``functok --help`` lists them
+        if command.module not in modules:
+            sub.add_parser(name, help=command.help)
+        elif command.module not in added:
+            importlib.import_module(command.module).add_command(sub)
+            added.add(command.module)
+
+
+def _command_of(argv: list[str]) -> str | None:
+    """The subcommand ``argv`` runs: its first word that is no option (the top-level options,
+    ``--help`` and ``--version``, take no value)."""
+    return next((word for word in argv if not word.startswith("-")), None)
 
 
 def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):  # the stream is UTF-8 whatever the locale says
             stream.reconfigure(encoding="utf-8")
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(load=[command] if (command := _command_of(argv)) else [])
     args = parser.parse_args(argv)
     if getattr(args, "normalize", "nfc") == "none":
         args.normalize = None

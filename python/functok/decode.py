@@ -1,14 +1,15 @@
-"""The decoder (spec section 7): op stream -> groups -> slots -> text.
+"""The decoder (spec section 7): stream -> groups -> slots -> text.
 
-The stream is cut into *units* by one regular expression: text before the first group, then
-each group with the text that follows it. A group only ever touches the first 256 slots of its
-text, so the rest is copied by slicing. Error-free units are cached, so a stream of repeated
-tokens costs one dictionary lookup per unit.
+The stream is cut by the grammar's one regular expression (:data:`functok.grammar.STREAM_PART`):
+text before the first group, then each group with the text that follows it. A group only ever
+touches the first 256 slots of its text, so the rest is copied by slicing. Each error-free group
+and the head of its text is decoded once and cached, so a stream of repeated tokens costs one
+dictionary lookup per group.
 
 Errors go through one method, :meth:`_Decoder.error`, which does what the mode needs:
 ``errors="replace"`` records nothing; ``errors="strict"`` keeps only the error that spec 8.2
-says comes first, and stops after the unit that holds it (every later unit's errors have
-larger offsets). Memory stays proportional to the input plus the output: instructions are
+says comes first, and stops after the group and text that hold it (every later group's errors
+have larger offsets). Memory stays proportional to the input plus the output: instructions are
 read one at a time, and a text is split into slots only for its first 256.
 """
 
@@ -23,6 +24,17 @@ from typing import NamedTuple
 from . import _ucd
 from .cache import remember
 from .errors import FormatError, strict_order
+from .grammar import (
+    FORMAT_CLASS,
+    GROUP_CLASS,
+    GROUP_START,
+    NEEDS_DECODING,
+    SLOT,
+    STREAM_PART,
+    SURROGATE,
+    group_end,
+    unescape,
+)
 from .opcodes import (
     ARGUMENT_FIRST,
     ARGUMENT_LAST,
@@ -36,19 +48,10 @@ from .opcodes import (
 )
 
 DEFAULT_MAX_OUTPUT = 2**26
+"""The default ``max_output`` (spec 7.8): 2**26 code points. Every default limit of functok
+(:func:`decode`, the tokenizer's decoders, the conformance ops, the CLI per chunk) is this one."""
 ERRORS = ("strict", "replace")
 
-# A unit of the stream: a group, a run of text (escape pairs included), or a final ESCAPE.
-# The text's quantifiers are possessive: a backtracking one keeps a stack entry per code point.
-_UNIT = re.compile(
-    "(?P<group>[\ue000-\ueffe]+)"
-    "|(?P<text>(?:[^\ue000-\uefff]++|\uefff[\\s\\S])++)"
-    "|(?P<escape_at_end>\uefff)"
-)
-_NEEDS_DECODING = re.compile("[\ud800-\udfff\ue000-\uefff]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_SLOT = re.compile("\uefff[\\s\\S]|[\\s\\S]")
-_ESCAPE_PAIR = re.compile("\uefff([\\s\\S])")
 _JUNK = re.compile("[^%s]+" % "".join(map(chr, OPCODES)))  # no code point that starts an instruction
 
 _HEAD_SLOTS = MAX_ARGUMENT + 1  # slots 0..255: the only ones an instruction can name
@@ -81,7 +84,7 @@ def check_max_output(value: object) -> int:
 
 
 def decode(stream: str, *, errors: str = "strict", max_output: int = DEFAULT_MAX_OUTPUT) -> str:
-    """Decode an op stream back to text.
+    """Decode a stream back to text.
 
     >>> decode("\\ue102\\ue001\\ue100\\ue000hello")
     'Héllo'
@@ -98,9 +101,9 @@ def decode(stream: str, *, errors: str = "strict", max_output: int = DEFAULT_MAX
     if errors not in ERRORS:
         raise ValueError(f"errors must be 'strict' or 'replace', not {errors!r}")
     max_output = check_max_output(max_output)
-    if not _NEEDS_DECODING.search(stream):
+    if not NEEDS_DECODING.search(stream):
         return stream  # plain text is its own decoding
-    if ESCAPE_CHAR not in stream and not _SURROGATE.search(stream):
+    if ESCAPE_CHAR not in stream and not SURROGATE.search(stream):
         out = _decode_fast(stream, max_output)
         if out is not None:
             return out
@@ -115,7 +118,7 @@ class _Decoder:
     """The careful decoder.
 
     The mode says what :meth:`error` does: ``strict`` keeps the first error (spec 8.2) in
-    ``first`` and stops after its unit; otherwise the decoder is lenient and records nothing,
+    ``first`` and stops after its group and text; otherwise the decoder is lenient and records nothing,
     unless ``record`` is a list, which then receives every error the lenient decoder acts on
     (spec 8.2's definition of strict decoding, taken literally; the tests compare the two).
     """
@@ -151,18 +154,18 @@ class _Decoder:
         parts: list[str] = []
         written = 0  # code points output so far, for the max_output check
         group = None  # the pending group's (start, end), waiting for its text
-        surrogates = _SURROGATE.search(stream) is not None
-        for unit in _UNIT.finditer(stream):
-            kind = unit.lastgroup
+        surrogates = SURROGATE.search(stream) is not None
+        for part in STREAM_PART.finditer(stream):
+            kind = part.lastgroup
             if kind == "group":  # groups are maximal runs, so a text always comes between two
-                group = unit.span()
+                group = part.span()
                 continue
             if kind == "escape_at_end":
-                self.error("escape-at-end", unit.start(), "ESCAPE is the last code point")
+                self.error("escape-at-end", part.start(), "ESCAPE is the last code point")
                 break
-            text, start, end = self._text(unit) if surrogates else (stream, *unit.span())
+            text, start, end = self._text(part) if surrogates else (stream, *part.span())
             if group is None:
-                head, tail = _unescape(text[start:end]), ""
+                head, tail = unescape(text[start:end]), ""
             else:
                 head, tail = self._apply_group(*group, *_slots(text, start, end), written)
                 group = None
@@ -170,8 +173,8 @@ class _Decoder:
             parts.append(tail)
             written += len(head) + len(tail)
             if self.first is not None:
-                return ""  # strict: every later unit's errors have larger offsets
-            if len(parts) >= _JOIN_EVERY:  # a short unit's string costs more than its text
+                return ""  # strict: every later group's errors have larger offsets
+            if len(parts) >= _JOIN_EVERY:  # a short text's string costs more than its code points
                 blocks.append("".join(parts))
                 parts.clear()
         if group is not None:
@@ -181,15 +184,15 @@ class _Decoder:
 
     # -- text and slots
 
-    def _text(self, unit: re.Match) -> tuple[str, int, int]:
-        """The unit's text as (string, start, end): the stream itself, or where it holds lone
+    def _text(self, part: re.Match) -> tuple[str, int, int]:
+        """The text ``part`` as (string, start, end): the stream itself, or where it holds lone
         surrogates, a copy with each one recorded and replaced by U+FFFD."""
-        stream, start, end = self.stream, unit.start(), unit.end()
-        if not _SURROGATE.search(stream, start, end):
+        stream, start, end = self.stream, part.start(), part.end()
+        if not SURROGATE.search(stream, start, end):
             return stream, start, end
-        for bad in islice(_SURROGATE.finditer(stream, start, end), None if self.record is not None else 1):
+        for bad in islice(SURROGATE.finditer(stream, start, end), None if self.record is not None else 1):
             self.error("lone-surrogate", bad.start(), "U+{:04X} is a surrogate", ord(bad.group()))
-        text = _SURROGATE.sub("\ufffd", stream[start:end])
+        text = SURROGATE.sub("\ufffd", stream[start:end])
         return text, 0, len(text)
 
     # -- 7.2 parsing a group
@@ -309,15 +312,15 @@ class _Decoder:
 
 
 class _Malformed(Exception):
-    """A unit with an error: the fast path gives up and the careful path takes over."""
+    """A group or its text has an error: the fast path gives up and the careful path takes over."""
 
 
-class _UnitCache(dict):
+class _GroupTextCache(dict):
     """(group, head of its text) -> decoded head, computed on a miss; a hit is one lookup."""
 
-    def __missing__(self, unit: tuple[str, str]) -> str:
-        group, text = unit
-        # A unit may grow by _FAST_EXPANSION code points at most here (marks add fewer than
+    def __missing__(self, group_text: tuple[str, str]) -> str:
+        group, text = group_text
+        # A text may grow by _FAST_EXPANSION code points at most here (marks add fewer than
         # its group's length): a bigger repeat is left to the careful path, so the fast path's
         # memory stays within a batch of max_output.
         decoder = _Decoder(group, len(group) + len(text) + _FAST_EXPANSION, strict=True)
@@ -325,14 +328,14 @@ class _UnitCache(dict):
         out = "".join(decoder._apply_group(0, len(group), head, tail, 0))
         if decoder.first is not None:
             raise _Malformed
-        remember(self, unit, out)
+        remember(self, group_text, out)
         return out
 
 
 class _ReachCache(dict):
     """group -> how many slots of its text it can touch (or _Malformed if it does not parse).
 
-    CAPITALIZE and diacritics touch slot pos; a repeat, slots [start, end). Expansions only
+    CAPITALIZE and mark instructions touch slot pos; a repeat, slots [start, end). Expansions only
     copy slots, so the first ``reach`` slots of the list as it stands always come from the
     text's first ``reach`` slots: decoding that head and appending the rest is exact.
     """
@@ -347,43 +350,43 @@ class _ReachCache(dict):
         return reach
 
 
-_unit_cache = _UnitCache()
+_group_text_cache = _GroupTextCache()
 _reach_cache = _ReachCache()
 
 
 def clear_caches() -> None:
-    """Forget every cached unit (benchmarks use this for a cold start)."""
-    for cache in (_unit_cache, _reach_cache, _short_unit_cache):
+    """Forget every cached group (benchmarks use this for a cold start)."""
+    for cache in (_group_text_cache, _reach_cache, _group_head_cache):
         cache.clear()
-_FAST_EXPANSION = 1024  # code points a repeat may add to one unit on the fast path
-_FAST_BATCH = 1024  # units decoded between two checks of max_output
+_FAST_EXPANSION = 1024  # code points a repeat may add to one group's text on the fast path
+_FAST_BATCH = 1024  # groups decoded between two checks of max_output
 
 
 _SHORT_HEAD = 12  # text code points that travel with their group on the fastest path
-_SHORT_UNIT_SPLIT = re.compile(f"([\\ue000-\\ueffe]+[^\\ue000-\\uefff]{{0,{_SHORT_HEAD}}})")
-_GROUP = re.compile("[\\ue000-\\ueffe]+")
+# A group with up to 12 code points of its text (the fast path sees no ESCAPE).
+_GROUP_WITH_HEAD = re.compile(f"([{GROUP_CLASS}]+[^{FORMAT_CLASS}]{{0,{_SHORT_HEAD}}})")
 
 
-class _ShortUnitCache(dict):
+class _GroupHeadCache(dict):
     """group + up to 12 code points of its text -> their decoding.
 
     None where the group reaches past the 12 code points it came with: the caller then
-    decodes that unit with the rest of its text.
+    decodes that group with the rest of its text.
     """
 
-    def __missing__(self, unit: str) -> str | None:
-        group_end = _GROUP.match(unit).end()
-        group, head = unit[:group_end], unit[group_end:]
+    def __missing__(self, group_head: str) -> str | None:
+        end = group_end(group_head)
+        group, head = group_head[:end], group_head[end:]
         if not head:
             raise _Malformed  # a dangling group
         if _reach_cache[group] > len(head) == _SHORT_HEAD:
             return None
-        out = _unit_cache[group, head]
-        remember(self, unit, out)
+        out = _group_text_cache[group, head]
+        remember(self, group_head, out)
         return out
 
 
-_short_unit_cache = _ShortUnitCache()
+_group_head_cache = _GroupHeadCache()
 
 
 def _decode_fast(stream: str, max_output: int) -> str | None:
@@ -391,7 +394,7 @@ def _decode_fast(stream: str, max_output: int) -> str | None:
 
     Returns None where the careful path must decide: an error, a dangling group, or output
     past ``max_output``. The stream is decoded a block at a time (see :func:`_blocks`), so
-    that the list of its units, about 25 bytes per code point, never covers the whole input.
+    that the list of its parts, about 25 bytes per code point, never covers the whole input.
     """
     out: list[str] = []
     size = 0
@@ -408,7 +411,6 @@ def _decode_fast(stream: str, max_output: int) -> str | None:
 
 
 _FAST_BLOCK = 1 << 16  # stream code points per block of the fast path
-_GROUP_START = re.compile("(?<![\ue000-\ueffe])[\ue000-\ueffe]")
 
 
 def _blocks(stream: str) -> Iterator[str]:
@@ -416,7 +418,7 @@ def _blocks(stream: str) -> Iterator[str]:
     that every group keeps all its text (a short stream is one block, and no copy)."""
     start = 0
     while start < len(stream):
-        cut = _GROUP_START.search(stream, start + _FAST_BLOCK)
+        cut = GROUP_START.search(stream, start + _FAST_BLOCK)
         end = cut.start() if cut else len(stream)
         yield stream[start:end]
         start = end
@@ -426,14 +428,14 @@ def _decode_fast_block(stream: str, max_output: int) -> str | None:
     """Decode one block on the fast path, or None past ``max_output`` (raises _Malformed).
 
     ``re.split`` keeps each group together with the head of its text, so decoding is a cached
-    lookup per unit through C-level ``map``, with the text between heads copied as it is
+    lookup per group through C-level ``map``, with the text between heads copied as it is
     (a group that reaches further is decoded with its whole text).
     """
-    parts = _SHORT_UNIT_SPLIT.split(stream)
+    parts = _GROUP_WITH_HEAD.split(stream)
     size = 0
     for batch in range(1, len(parts), 2 * _FAST_BATCH):
         end = batch + 2 * _FAST_BATCH
-        decoded = list(map(_short_unit_cache.__getitem__, parts[batch:end:2]))
+        decoded = list(map(_group_head_cache.__getitem__, parts[batch:end:2]))
         if None in decoded:
             _decode_long_reach(parts, batch, decoded)
         parts[batch:end:2] = decoded
@@ -445,30 +447,27 @@ def _decode_fast_block(stream: str, max_output: int) -> str | None:
 
 
 def _decode_long_reach(parts: list[str], batch: int, decoded: list[str | None]) -> None:
-    """Decode the units of a batch whose groups reach past their head, with all their text.
+    """Decode the groups of a batch that reach past their head, with all their text.
 
-    The text of unit ``parts[k]`` goes on in ``parts[k + 1]`` (up to the next group), so that
-    part is folded into the unit's decoding and emptied.
+    The text of the group in ``parts[k]`` goes on in ``parts[k + 1]`` (up to the next group),
+    so that part is decoded with the group (and emptied).
     """
     for i, out in enumerate(decoded):
         if out is None:
             k = batch + 2 * i
-            unit = parts[k]
-            group_end = _GROUP.match(unit).end()
-            decoded[i] = _decode_unit(unit[:group_end], unit[group_end:] + parts[k + 1])
+            group_head = parts[k]
+            end = group_end(group_head)
+            decoded[i] = _decode_group_text(group_head[:end], group_head[end:] + parts[k + 1])
             parts[k + 1] = ""
 
 
-def _decode_unit(group: str, text: str) -> str:
+def _decode_group_text(group: str, text: str) -> str:
+    """A well-formed group and its whole text (no escape pair): its first ``reach`` slots
+    decoded with the group, and the rest as it is."""
     reach = _reach_cache[group]
     if len(text) <= reach:
-        return _unit_cache[group, text]
-    return _unit_cache[group, text[:reach]] + text[reach:]
-
-
-def _unescape(text: str) -> str:
-    """Text outside any group: each escape pair becomes the code point it escapes."""
-    return _ESCAPE_PAIR.sub(r"\1", text) if ESCAPE_CHAR in text else text
+        return _group_text_cache[group, text]
+    return _group_text_cache[group, text[:reach]] + text[reach:]
 
 
 def _slots(text: str, start: int, end: int) -> tuple[list[str], str]:
@@ -483,6 +482,6 @@ def _slots(text: str, start: int, end: int) -> tuple[list[str], str]:
         return list(text[start:cut]), text[cut:end]
     # A slot is one or two code points, so the head lies in the first 512: findall over them
     # splits it as over the whole text (a pair cut at the window's edge comes after slot 255).
-    found = _SLOT.findall(text, start, min(end, start + 2 * _HEAD_SLOTS))[:_HEAD_SLOTS]
+    found = SLOT.findall(text, start, min(end, start + 2 * _HEAD_SLOTS))[:_HEAD_SLOTS]
     cut = start + sum(map(len, found))
-    return [slot[-1] for slot in found], _unescape(text[cut:end])
+    return [slot[-1] for slot in found], unescape(text[cut:end])

@@ -17,6 +17,7 @@ from typing import Callable, Iterable, NamedTuple
 from . import _ucd
 from .cache import remember
 from .errors import FormatError
+from .grammar import FORMAT_CODE_POINT, SURROGATE
 from .opcodes import (
     CAPITALIZE,
     ESCAPE_CHAR,
@@ -37,9 +38,7 @@ NORMALIZATIONS = ("nfc", None)
 MIN_RUN = 3  # a run or unit repeated at least this often is folded (6.1)
 MAX_UNIT = 8  # the longest MULTIREPEAT unit (6.1)
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
 _RUN = re.compile(r"(.)\1*", re.DOTALL)
-_ESCAPABLE = re.compile("[\ue000-\uefff]")
 
 
 class Instruction(NamedTuple):
@@ -191,14 +190,14 @@ def _one_of(chars) -> str:
 # rewrites and what escaping rewrites, everything that makes a piece differ from its encoding.
 _CHANGING = re.compile(_one_of(set(_ucd.DECOMPOSITIONS) | set(_ucd.UPPER_TO_LOWER)))
 _REPEATS = re.compile(f"(.)\\1\\1|(.{{2,{MAX_UNIT}}})\\2\\2", re.DOTALL)
-_NEEDS_WORK = re.compile(f"{_CHANGING.pattern}|[\\ue000-\\uefff]|{_REPEATS.pattern}", re.DOTALL)
+_NEEDS_WORK = re.compile(f"{_CHANGING.pattern}|{FORMAT_CODE_POINT.pattern}|{_REPEATS.pattern}", re.DOTALL)
 
 
 # --- 6.3 Escape and 6.4 serialization ----------------------------------------------------
 
 def _escape(base: str) -> str:
     """Write every code point of U+E000..U+EFFF in the base as ESCAPE + that code point."""
-    return _ESCAPABLE.sub(lambda m: ESCAPE_CHAR + m.group(), base)
+    return FORMAT_CODE_POINT.sub(lambda m: ESCAPE_CHAR + m.group(), base)
 
 
 def analyse_piece(piece: str, features: frozenset[str] = FEATURES) -> _Encoded:
@@ -282,7 +281,7 @@ def check_scalar_values(text: str) -> None:
     """Raise ``lone-surrogate`` at the first surrogate code point in ``text``."""
     if not isinstance(text, str):
         raise TypeError(f"expected str, not {type(text).__name__}")
-    found = _SURROGATE.search(text)
+    found = SURROGATE.search(text)
     if found:
         raise FormatError("lone-surrogate", found.start(),
                           f"U+{ord(found.group()):04X} is a surrogate, not a Unicode scalar value")

@@ -32,9 +32,9 @@ function python() {
   return process.env.FUNCTOK_PYTHON ?? (existsSync(venv) ? venv : "python3");
 }
 
-// Starts `python -m functok.demo --port 0` and resolves with the URL it prints.
+// Starts `python -m functok.commands.demo --port 0` and resolves with the URL it prints.
 function startServer() {
-  const server = spawn(python(), ["-m", "functok.demo", "--port", "0", "--root", ROOT], {
+  const server = spawn(python(), ["-m", "functok.commands.demo", "--port", "0", "--root", ROOT], {
     cwd: ROOT,
     env: { ...process.env, PYTHONPATH: join(ROOT, "python") },
     stdio: ["ignore", "pipe", "inherit"],

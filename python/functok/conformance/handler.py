@@ -1,7 +1,7 @@
 """The reference implementation's side of the protocol: one pure function, `handle`.
 
 `handle(request) -> response` answers one protocol message (conformance/PROTOCOL.md) by calling
-functok in-process. The JSON-lines server and the in-process runner are thin transports around
+functok in-process, through :mod:`functok.conformance.ops`. The JSON-lines server and the in-process runner are thin transports around
 it, and it needs no subprocess or thread, so it also runs under Pyodide.
 """
 
@@ -11,8 +11,10 @@ import traceback
 
 import functok
 
+from . import ops
+
 PROTOCOL_VERSION = "1.0.0"
-OPS = ("encode", "decode", "pieces", "pretokens", "split", "segment")
+OPS = tuple(ops.OPS)  # the ops this implementation answers, as the handshake lists them
 
 
 def handle(request: dict) -> dict | None:
@@ -51,35 +53,8 @@ def _run(request: dict) -> dict:
 
 
 def run_case(vector: dict) -> dict:
-    """Carry out one case with functok; FormatError propagates to the caller."""
-    op, text, options = vector["op"], vector["input"], vector.get("options", {})
-    normalize = options.get("normalize", "nfc")
-    splitter = options.get("splitter", "llama3")
-    if op == "encode":
-        return {"output": functok.encode(text, normalize=normalize, splitter=splitter)}
-    if op == "decode":
-        return {"output": functok.decode(text, errors=options.get("errors", "strict"),
-                                         max_output=options.get("max_output", 2 ** 26))}
-    if op == "pieces":
-        return {"output": [_piece(p) for p in functok.pieces(text, normalize=normalize, splitter=splitter)]}
-    if op == "pretokens":
-        return {"output": functok.pretokens(text, normalize=normalize, splitter=splitter,
-                                            split_operators=options.get("split_operators", True))}
-    if op == "split":
-        return {"output": functok.split(text, splitter=splitter)}
-    if op == "segment":
-        from . import ops  # imported late: the codec's ops do not need the tokenizer
-        return {"output": ops.segment(text, options)}
-    raise ValueError(f"unknown op {op!r}")
-
-
-def _piece(piece) -> dict:
-    return {
-        "text": piece.text,
-        "start": piece.start,
-        "end": piece.end,
-        "instructions": [str(i) for i in piece.instructions],
-        "base": piece.base,
-        "encoded": piece.encoded,
-        "slot_starts": list(piece.slot_starts),
-    }
+    """Carry out one case with functok (:mod:`functok.conformance.ops`); FormatError propagates."""
+    op = vector["op"]
+    if op not in ops.OPS:
+        raise ValueError(f"unknown op {op!r}")
+    return {"output": ops.OPS[op](vector["input"], vector.get("options", {}))}

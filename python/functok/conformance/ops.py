@@ -1,17 +1,91 @@
-"""The conformance ops, one function each: what functok answers for a vector's op.
+"""The conformance ops, one plain function each: what functok answers for a vector's op.
 
-The handler (``handle``) calls these; each takes the vector's ``input`` and ``options`` and
-returns the ``output`` (conformance/PROTOCOL.md).
+Every op takes the vector's ``input`` and ``options`` and returns its ``output``
+(conformance/PROTOCOL.md); an option left out has the default the schemas give, which is
+functok's own default. Two callers share these functions, so that CPython and Pyodide answer
+the same way: the protocol handler (:func:`functok.conformance.handle`, through :data:`OPS`)
+and the Pyodide bridge (``wasm/functok_bridge.py``), which passes its request as ``options``.
+
+A piece is written as JSON once, by :func:`piece_to_json`, in the bridge's full shape; the
+``pieces`` op answers the vectors' shape, which writes each instruction as its label only.
+
+>>> OPS["encode"]("Héllo", {})
+'\\ue102\\ue001\\ue100\\ue000hello'
+>>> pieces("Hello", {})[0]["instructions"]
+['CAPITALIZE(0)']
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
-from ..tokenizer.bpe import byte_fallback_token
-from ..tokenizer.external import load_hf
+from ..decode import DEFAULT_MAX_OUTPUT
+from ..decode import decode as _decode
+from ..encode import Piece
+from ..encode import encode as _encode
+from ..encode import pieces as _pieces
+from ..encode import pretokens as _pretokens
+from ..split import split as _split
 
-__all__ = ["segment"]
+__all__ = ["OPS", "codec_options", "decode", "encode", "piece_to_json", "pieces", "pretokens",
+           "segment", "split"]
+
+
+def codec_options(options: Mapping) -> dict[str, Any]:
+    """The encoder's keyword options from a vector's (or the bridge's) ``options``.
+
+    ``normalize: null`` turns NFC off; a missing option keeps the default.
+    """
+    return {"normalize": options.get("normalize", "nfc"), "splitter": options.get("splitter", "llama3")}
+
+
+def encode(text: str, options: Mapping) -> str:
+    """The ``encode`` op (spec 6): the stream of ``text``."""
+    return _encode(text, **codec_options(options))
+
+
+def decode(stream: str, options: Mapping) -> str:
+    """The ``decode`` op (spec 7, 8): the text of ``stream``; a malformed one raises FormatError."""
+    return _decode(stream, errors=options.get("errors", "strict"),
+                   max_output=options.get("max_output", DEFAULT_MAX_OUTPUT))
+
+
+def piece_to_json(piece: Piece) -> dict[str, Any]:
+    """A Piece as a plain object; each instruction has its ``name``, ``args`` and ``label``,
+    the readable form (e.g. ``ACUTE(1)``)."""
+    return {
+        "text": piece.text,
+        "start": piece.start,
+        "end": piece.end,
+        "instructions": [
+            {"name": ins.name, "args": list(ins.args), "label": str(ins)} for ins in piece.instructions
+        ],
+        "base": piece.base,
+        "encoded": piece.encoded,
+        "slot_starts": list(piece.slot_starts),
+    }
+
+
+def pieces(text: str, options: Mapping) -> list[dict[str, Any]]:
+    """The ``pieces`` op: each piece as :func:`piece_to_json` writes it, with each instruction
+    as its label only (the shape of the vectors)."""
+    out = []
+    for piece in _pieces(text, **codec_options(options)):
+        data = piece_to_json(piece)
+        data["instructions"] = [ins["label"] for ins in data["instructions"]]
+        out.append(data)
+    return out
+
+
+def pretokens(text: str, options: Mapping) -> list[str]:
+    """The ``pretokens`` op (spec 9): the pieces' encodings, cut for the tokenizer."""
+    return _pretokens(text, **codec_options(options), split_operators=options.get("split_operators", True))
+
+
+def split(text: str, options: Mapping) -> list[str]:
+    """The ``split`` op (spec 5): the splitter's pieces of ``text``, with no normalization."""
+    return _split(text, splitter=options.get("splitter", "llama3"))
 
 
 def segment(pretoken: str, options: Mapping) -> list[str]:
@@ -25,6 +99,10 @@ def segment(pretoken: str, options: Mapping) -> list[str]:
     >>> segment("abc", {"tokens": ["a", "b", "c", "ab", "abc"], "merges": [["a", "b"]]})
     ['abc']
     """
+    # Imported here: the codec's ops do not need the tokenizer.
+    from ..tokenizer.bpe import byte_fallback_token
+    from ..tokenizer.external import load_hf
+
     tokens = list(options["tokens"])
     if options.get("byte_fallback"):
         tokens += [byte_fallback_token(b) for b in range(256) if byte_fallback_token(b) not in tokens]
@@ -44,3 +122,14 @@ def segment(pretoken: str, options: Mapping) -> list[str]:
         reachable_only=bool(options.get("reachable_only")),
     )
     return [tokens[i] for i in ids]
+
+
+# Every op of the protocol, in the order the handshake lists them.
+OPS: dict[str, Callable[[str, Mapping], Any]] = {
+    "encode": encode,
+    "decode": decode,
+    "pieces": pieces,
+    "pretokens": pretokens,
+    "split": split,
+    "segment": segment,
+}

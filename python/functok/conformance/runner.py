@@ -9,6 +9,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Callable
 
+from ..versions import covers
 from .handler import PROTOCOL_VERSION
 from .judge import judge
 from .transport import TransportFailure
@@ -62,19 +63,9 @@ def check_handshake(answer: dict, suite: Suite) -> None:
                              f"this runner speaks {PROTOCOL_VERSION}")
     supported = answer.get("spec_versions") or []
     for wanted in sorted(suite.spec_versions):
-        if not any(_covers(v, wanted) for v in supported):
+        if not any(covers(v, wanted) for v in supported):
             raise HandshakeError(f"the vectors target spec {wanted}; the implementation "
                                  f"supports {', '.join(supported) or 'none'}")
-
-
-def _covers(implemented: str, wanted: str) -> bool:
-    """An implementation of X.Y.Z implements every X.y.z with y <= Y (spec 11.2)."""
-    try:
-        i_major, i_minor, _ = (int(p) for p in implemented.split("."))
-        w_major, w_minor, _ = (int(p) for p in wanted.split("."))
-    except ValueError:
-        return False
-    return i_major == w_major and w_minor <= i_minor
 
 
 def run_suite(suite: Suite, transport, *, run: list[str] | None = None, skip: list[str] | None = None,

@@ -25,7 +25,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable, Mapping
 
-__all__ = ["BPE", "BYTE_TOKENS", "TiktokenBPE", "byte_fallback_token", "reachable_by_merges"]
+__all__ = ["BPE", "BYTE_TOKENS", "TiktokenBPE", "byte_fallback_token", "merge_pair", "reachable_by_merges"]
 
 _PAIR_SHIFT = 32  # pair keys are (left id << 32) | right id: int keys hash faster than tuples
 
@@ -37,6 +37,17 @@ def byte_fallback_token(byte: int) -> str:
 
 BYTE_TOKENS = frozenset(byte_fallback_token(b) for b in range(256))
 """The 256 byte-fallback tokens ``<0x00>``..``<0xFF>``."""
+
+
+def merge_pair(merge: list[str] | str) -> tuple[str, str]:
+    """A merge as the trainer writes it in ``tokenizer.json``: ``["left", "right"]``, or the older
+    ``"left right"``. (Files from elsewhere are read, and checked, by
+    :mod:`functok.tokenizer.model_files`.)
+
+    >>> merge_pair(["h", "e"]), merge_pair("h e")
+    (('h', 'e'), ('h', 'e'))
+    """
+    return tuple(merge.split(" ", 1)) if isinstance(merge, str) else tuple(merge)
 
 
 def reachable_by_merges(vocab: Mapping[str, int], merges: Iterable[tuple[str, str]]) -> set[str]:

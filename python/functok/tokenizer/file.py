@@ -18,10 +18,10 @@ functok.tokenizer.errors.TokenizerFileError: t.json: $.functok.format_version: f
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from ..split import SPLITTERS
+from ..versions import covers
 from .bpe import BYTE_TOKENS
 from .errors import TokenizerFileError
 from .model_files import BPEModel, check_bpe
@@ -33,7 +33,6 @@ __all__ = ["ALPHABET", "FORMAT_VERSION", "check_functok_model", "check_header", 
 FORMAT_VERSION = 1  # of the tokenizer file; the loader refuses any other
 ALPHABET = "characters+byte-fallback"
 
-_VERSION = re.compile(r"[0-9]{1,9}\.[0-9]{1,9}\.[0-9]{1,9}\Z")
 # Fields of tokenizer.json that would make the `tokenizers` fast path give other ids than
 # functok's own BPE: functok makes the pre-tokens, and its BPE has no dropout, unknown token,
 # subword prefix or suffix.
@@ -71,13 +70,11 @@ def check_header(header: Any, file: str = "<dict>") -> dict:
 
 def _check_spec_version(c: Checker, theirs: Any, where: str) -> None:
     ours = spec_version()
-    mine = tuple(int(x) for x in ours.split("."))
-    saved = tuple(map(int, theirs.split("."))) if isinstance(theirs, str) and _VERSION.match(theirs) else ()
     # Same MAJOR, and no newer MINOR: a newer minor may assign code points we do not know.
-    if len(saved) != 3 or saved[0] != mine[0] or saved[1] > mine[1]:
+    if not covers(ours, theirs):
         shown = theirs if isinstance(theirs, str) and len(theirs) < 40 else describe(theirs)
         c.fail(where, f"tokenizer was saved for format spec_version {shown}; this functok implements "
-                      f"spec_version {ours}: expected {mine[0]}.0.0 up to {ours}")
+                      f"spec_version {ours}: expected {ours.split('.')[0]}.0.0 up to {ours}")
 
 
 def check_functok_model(hf: Any, file: str) -> BPEModel:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import bisect
 import functools
-import re
 from typing import TYPE_CHECKING
 
 from ..decode import DEFAULT_MAX_OUTPUT, ERRORS, check_max_output
 from ..decode import decode as decode_stream
 from ..errors import FormatError
+from ..grammar import GROUP_RUN, NEEDS_DECODING, SURROGATE, slot_list, text_end
 from ..opcodes import ARGUMENT_FIRST, ARGUMENT_LAST, ESCAPE_CHAR, MULTIREPEAT, OPCODES, REPEAT
 from .decoding import IdReader
 from .errors import ByteFallbackError, IdError, TokenFormatError, UnknownTokenIdError
@@ -134,25 +134,6 @@ class DecodeStream:
         return out
 
 
-# Text with no group: code points outside U+E000..U+EFFF, and escape pairs. An escape with
-# nothing after it yet is not matched (it waits for its code point).
-_LITERAL = re.compile(r"(?:[^\ue000-\uefff]++|\uefff[\s\S])*+")  # possessive: no stack per code point
-_GROUP_RUN = re.compile("[\ue000-\ueffe]*")
-_NEEDS_CARE = re.compile("[\ud800-\udfff\ue000-\uefff]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_SLOT = re.compile("\uefff[\\s\\S]|[\\s\\S]")
-
-
-def _literal_length(stream: str, start: int) -> int:
-    """Length of the text of ``stream`` from ``start`` with no group and no unpaired escape."""
-    return _LITERAL.match(stream, start).end() - start
-
-
-def _slot_list(text: str) -> list[str]:
-    """The slots of a text of complete slots: code points, and escape pairs."""
-    return _SLOT.findall(text) if ESCAPE_CHAR in text else list(text)
-
-
 def _literal(text: str) -> str:
     """The decoding of text outside any group's reach (escapes undone, surrogates U+FFFD)."""
     return decode_stream(text, errors="replace")
@@ -267,7 +248,7 @@ class _Stretch:
 
     def feed(self, chars: str, index: int) -> str:
         unit = self.unit
-        if self.escape is None and not _NEEDS_CARE.search(chars):  # plain text, no group
+        if self.escape is None and not NEEDS_DECODING.search(chars):  # plain text, no group
             if unit is None:
                 self.offset += len(chars)
                 self.before += len(chars)
@@ -283,7 +264,7 @@ class _Stretch:
         while pos < len(chars):
             unit = self.unit
             if unit is not None and unit.in_group:
-                end = _GROUP_RUN.match(chars, pos).end()
+                end = GROUP_RUN.match(chars, pos).end()
                 if end > pos:
                     unit.add_group(chars[pos:end], index)
                     self.offset += end - pos
@@ -297,7 +278,7 @@ class _Stretch:
                 self.offset += 1
                 pos += 1
                 continue
-            end = pos + _literal_length(chars, pos)
+            end = text_end(chars, pos)
             if end > pos:
                 self._text(chars[pos:end], self.offset, index)
                 self.offset += end - pos
@@ -333,7 +314,7 @@ class _Stretch:
     def _text(self, text: str, offset: int, index: int) -> None:
         """Complete slots of text0 or of the unit's text, from code point ``offset``."""
         if self.strict:
-            surrogate = _SURROGATE.search(text)
+            surrogate = SURROGATE.search(text)
             if surrogate:
                 self._text_error("lone-surrogate", offset + surrogate.start(), index,
                                  f"U+{ord(surrogate.group()):04X} is a surrogate")
@@ -345,7 +326,7 @@ class _Stretch:
             return
         missing = unit.reach - len(unit.head)
         if missing > 0:
-            slots = _slot_list(text)
+            slots = slot_list(text)
             for raw in slots[:missing]:
                 out = unit.slot_output(len(unit.head), raw)
                 unit.head.append(raw)

@@ -17,7 +17,7 @@ from itertools import repeat
 from pathlib import Path
 
 from ..encode import pretokens as codec_pretokens
-from .bpe import BYTE_TOKENS, byte_fallback_token
+from .bpe import BYTE_TOKENS, byte_fallback_token, merge_pair
 
 __all__ = ["Corpus", "train_bpe", "with_byte_tokens"]
 
@@ -164,6 +164,6 @@ def with_byte_tokens(trained: dict, special_tokens: list[str]) -> dict:
             unk_token=None,
             ignore_merges=False,
             vocab=vocab,
-            merges=[list(m) if not isinstance(m, str) else m.split(" ", 1) for m in model["merges"]],
+            merges=[list(merge_pair(m)) for m in model["merges"]],
         ),
     }

@@ -3,7 +3,7 @@
 TSR = (G - O) / G, where G and O are the token counts of greedy BPE and of optimal
 segmentation on the same pre-tokens with the same vocabulary. It is reported for the whole
 corpus and per word-length bucket (the pre-token's length in code points). ``functok tsr``
-(:mod:`functok.tsr`) is the command around :func:`measure`.
+(:mod:`functok.commands.tsr`) is the command around :func:`measure`.
 """
 
 from __future__ import annotations

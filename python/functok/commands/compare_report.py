@@ -1,6 +1,6 @@
 """The output of ``functok compare``: the terminal table, report.md, report.json and the chart.
 
-Every number here comes from the result dict that :func:`functok.compare.compare` returns,
+Every number here comes from the result dict that :func:`functok.commands.compare.compare` returns,
 except :data:`PAPER_TABLE2`, the paper's published rows, which the report places beside them.
 The chart is SVG written by hand (no plotting library).
 """
@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 
-from .chunks import InputError
+from ..chunks import InputError
 
 __all__ = ["PAPER_TABLE2", "check_output", "format_table", "markdown", "svg_growth", "write_all"]
 
-# The paper's Table 2 (reference-facts.md): vocabulary at exhaustion, baseline -> Functionalizer.
+# The paper's Table 2: vocabulary at exhaustion, baseline -> Functionalizer.
 PAPER_TABLE2 = (
     # dataset, domain, baseline, Functionalizer, Δ vocabulary %, Δ chars/token %
     ("Wikitext", "prose", 106_023, 90_531, -14.61, -14.29),

@@ -22,10 +22,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .tokenizer.errors import TokenizerFileError
-from .tokenizer.external import PATTERNS, find_gpt2_tiktoken, load_vocabulary
-from .tokenizer.tsr import BUCKETS, Report, measure
-from .tokenizer.vocabulary import Vocabulary
+from ..tokenizer.errors import TokenizerFileError
+from ..tokenizer.external import PATTERNS, find_gpt2_tiktoken, load_vocabulary
+from ..tokenizer.tsr import BUCKETS, Report, measure
+from ..tokenizer.vocabulary import Vocabulary
 
 __all__ = ["BUCKETS", "Report", "add_command", "format_table", "measure"]
 

@@ -6,7 +6,7 @@ and serves only the files the page needs, from a checkout of the repository; not
 in the page reaches outside the machine.
 
     functok demo [--port N] [--host H] [--root PATH]
-    python -m functok.demo [--port N]          # the same, without the CLI
+    python -m functok.commands.demo [--port N]          # the same, without the CLI
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .chunks import InputError, read_utf8
+from ..chunks import InputError, read_utf8
 
 DEFAULT_HELD_OUT_EVERY = 20
 DEFAULT_MAX_LINE = 100_000
@@ -166,7 +166,7 @@ def record_text(line: str, field_name: str) -> str:
     'a'
     >>> record_text('[1, 2]', "text")
     Traceback (most recent call last):
-    functok.compare_corpus.BadRecord: expected a JSON object with the field 'text', found an array
+    functok.commands.compare_corpus.BadRecord: expected a JSON object with the field 'text', found an array
     """
     try:
         record = json.loads(line)

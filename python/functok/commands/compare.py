@@ -1,11 +1,10 @@
 """``functok compare``: the paper's vocabulary experiment, on any text, and three steps past it.
 
-The paper (reference-facts.md, "experimental protocol") trains character-level BPE until no pair
+The paper (its experiment scripts) trains character-level BPE until no pair
 is left and compares the vocabulary it ends with, with and without the Functionalizer:
 
 * **baseline** pre-tokens: NFC, then the ``paper`` splitter (``functok.split``);
-* **Functionalizer** pre-tokens: ``functok.pretokens(text, splitter="paper",
-  split_operators=True)``;
+* **Functionalizer** pre-tokens: ``functok.pretokens(text, splitter="paper", split_operators=True)``;
 * the same Hugging Face ``BpeTrainer(vocab_size=4_096_000, special_tokens=<5 tokens>)`` for
   both, everything else at its defaults (``min_frequency=0``), so merges run to exhaustion.
 
@@ -24,8 +23,7 @@ costs the tokens of its UTF-8 bytes instead of being dropped, for the baseline e
 the Functionalizer, so chars/token compares like with like. The vocabulary at exhaustion is
 counted as the paper counts it: the trainer's vocabulary, without the 256 byte tokens.
 
-The corpora, the document model and the bad-input rules are in :mod:`functok.compare_corpus`;
-the table, ``report.md``, ``report.json`` and the chart in :mod:`functok.compare_report`.
+Corpora, documents and bad input: :mod:`.compare_corpus`; the report: :mod:`.compare_report`.
 """
 
 from __future__ import annotations
@@ -40,14 +38,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .chunks import InputError
+from ..chunks import InputError
 from .compare_corpus import (DEFAULT_HELD_OUT_EVERY, DEFAULT_MAX_LINE, Corpus, default_corpora, load_corpus,
                              unique_names)
-from .encode import FEATURES
-from .encode import pretokens as codec_pretokens
-from .normalize import nfc
-from .opcodes import GROUP_FIRST, GROUP_LAST
-from .split import split
+from ..encode import FEATURES
+from ..encode import pretokens as codec_pretokens
+from ..normalize import nfc
+from ..opcodes import GROUP_FIRST, GROUP_LAST
+from ..split import split
+from ..tokenizer.bpe import merge_pair
 
 __all__ = ["EXHAUSTION_VOCAB_SIZE", "SPECIAL_TOKENS", "Variant", "VARIANTS", "add_command", "compare"]
 
@@ -142,15 +141,11 @@ def train_bpe(counts: Counter, *, vocab_size: int, progress: bool = False) -> di
     return json.loads(hf.to_str())
 
 
-def merges_of(trained: dict) -> list[tuple[str, str]]:
-    return [tuple(m) if not isinstance(m, str) else tuple(m.split(" ", 1)) for m in trained["model"]["merges"]]
-
-
 def vocabulary_stats(trained: dict, counts: Counter) -> dict[str, Any]:
     """The vocabulary's parts, and the growth curve: after k merges, how big the vocabulary
     is and what share of the training pre-tokens (occurrences) are already one token."""
     vocab: dict[str, int] = trained["model"]["vocab"]
-    merges = merges_of(trained)
+    merges = [merge_pair(m) for m in trained["model"]["merges"]]
     specials = sum(1 for t in SPECIAL_TOKENS if t in vocab)
     alphabet = sum(1 for t in vocab if len(t) == 1 and t not in SPECIAL_TOKENS)
     made_at: dict[str, int] = {}  # token -> the 1-based merge that first made it
@@ -195,7 +190,7 @@ def _growth(made_at: dict[str, int], whole: dict, counts: Counter, start: int, m
 def with_byte_fallback(trained: dict) -> dict:
     """The trained tokenizer.json as :class:`functok.Tokenizer` stores it: byte fallback on,
     the 256 byte tokens after the special tokens (``functok.tokenizer`` does this)."""
-    from .tokenizer.train import with_byte_tokens
+    from ..tokenizer.train import with_byte_tokens
 
     return with_byte_tokens(trained, list(SPECIAL_TOKENS))
 
@@ -203,8 +198,8 @@ def with_byte_fallback(trained: dict) -> dict:
 def vocabulary_for(trained: dict, variant: Variant, splitter: str):
     """A :class:`functok.tokenizer.vocabulary.Vocabulary` (greedy BPE and optimal DP) over ``variant``'s
     pre-tokens. The Functionalizer goes through :class:`functok.Tokenizer` itself."""
-    from .tokenizer import Tokenizer
-    from .tokenizer.external import load_hf
+    from ..tokenizer import Tokenizer
+    from ..tokenizer.external import load_hf
 
     full = with_byte_fallback(trained)
     if variant == FUNCTIONALIZER:
@@ -319,7 +314,7 @@ def measure_fixed_size(c: Counted, held: Sequence[str], held_chars: int, options
     """Greedy BPE against optimal segmentation (TSR) with ``options.vocab_size`` tokens in
     all (special, byte and trained tokens), on the held-out pre-tokens. For the
     Functionalizer, the round trip through :meth:`functok.Tokenizer.decode` is checked too."""
-    from .tokenizer.tsr import measure
+    from ..tokenizer.tsr import measure
 
     trained = train_bpe(c.train, vocab_size=options.vocab_size - BYTE_TOKENS, progress=options.progress)
     vocabulary = vocabulary_for(trained, c.variant, options.splitter)
@@ -345,7 +340,7 @@ def measure_fixed_size(c: Counted, held: Sequence[str], held_chars: int, options
 
 def _round_trip(trained: dict, held: Sequence[str], splitter: str) -> dict[str, int]:
     """Held-out documents whose ids decode back to their NFC text, greedy and optimal."""
-    from .tokenizer import Tokenizer
+    from ..tokenizer import Tokenizer
 
     tok = Tokenizer(with_byte_fallback(trained), splitter=splitter)
     exact = {"documents": len(held), "greedy_exact": 0, "optimal_exact": 0}
@@ -361,7 +356,7 @@ def _round_trip(trained: dict, held: Sequence[str], splitter: str) -> dict[str, 
 
 
 def compare(corpora: Sequence[Corpus], options: Options, log: Callable[[str], None] = lambda s: None) -> dict:
-    from . import SPEC_VERSION, __version__
+    from .. import SPEC_VERSION, __version__
 
     import os
     import platform

@@ -1,0 +1,11 @@
+"""The applications built on functok: each module here is one subcommand of ``functok``.
+
+``compare`` (the paper's vocabulary experiment; with ``compare_corpus`` and ``compare_report``),
+``tsr`` (the token saving rate of a vocabulary on a corpus, around
+:func:`functok.tokenizer.tsr.measure`), ``demo`` (the web demo's local server) and ``docs`` (the
+documentation site). They may need
+optional dependencies (``tokenizers``, MkDocs) and are not part of the codec core: nothing in
+functok imports them, except :mod:`functok.cli`, which imports a command's module only when that
+command runs (:data:`functok.cli.COMMANDS`). Each module offers ``add_command(subparsers)``, and
+its ``main(argv)`` runs it without the CLI (``python -m functok.commands.demo``).
+"""
