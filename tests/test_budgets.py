@@ -12,8 +12,8 @@ import pytest
 pytest.importorskip("tokenizers")
 
 import functok  # noqa: E402
-from functok import budgets  # noqa: E402
-from functok.budgets import (BUDGET_VARIANTS, ceiling, ceiling_base, equal_compression, held_out_tokens,  # noqa: E402
+from functok.commands import budgets  # noqa: E402
+from functok.commands.budgets import (BUDGET_VARIANTS, ceiling, ceiling_base, equal_compression, held_out_tokens,  # noqa: E402
                              parse_budgets, reference_budget, train_counts, truncate)
 
 

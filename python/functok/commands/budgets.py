@@ -43,10 +43,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .encode import pieces as codec_pieces
-from .encode import pretokens as codec_pretokens
-from .normalize import nfc
-from .split import split
+from ..encode import pieces as codec_pieces
+from ..encode import pretokens as codec_pretokens
+from ..normalize import nfc
+from ..split import split
 
 __all__ = ["BUDGET_VARIANTS", "BudgetVariant", "DEFAULT_BUDGETS", "REFERENCE_BUDGET", "available_variants",
            "ceiling", "equal_budget", "equal_compression", "held_out_tokens", "parse_budgets",
@@ -153,7 +153,7 @@ def train_counts(counts: Counter, budget: int, *, progress: bool = False) -> dic
     from tokenizers import Tokenizer as HFTokenizer
     from tokenizers import models, trainers
 
-    from .tokenizer.train import _kept_alphabet, _word_batches
+    from ..tokenizer.train import _kept_alphabet, _word_batches
 
     room = budget - BYTE_TOKENS
     alphabet = _kept_alphabet(counts, room)
@@ -196,7 +196,7 @@ def held_out_tokens(trained: dict, held: Counter) -> int:
     ``tokenizers``: the ids :class:`functok.Tokenizer` gives too)."""
     from tokenizers import Tokenizer as HFTokenizer
 
-    from .tokenizer.train import with_byte_tokens
+    from ..tokenizer.train import with_byte_tokens
 
     hf = HFTokenizer.from_str(json.dumps(with_byte_tokens(trained, [])))
     words = list(held)
