@@ -231,3 +231,94 @@ def test_table_and_markdown(texts):
     chart = budgets.chart_lines(section)
     assert [label for label, _, _ in chart] == [r["label"] for r in section["variants"].values()]
     assert chart[0][2][-1] == (base["exhaustion"]["budget"], base["exhaustion"]["held_out_tokens"])
+
+
+# --- functok compare end to end -------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def compared(tmp_path_factory):
+    """`functok compare --corpus tiny --budgets 300,400,600` on 30 help topics: stdout, the
+    report folder, report.json."""
+    import contextlib
+    import io
+
+    from functok.cli import main
+
+    root = tmp_path_factory.mktemp("budgets")
+    corpus = root / "tiny"
+    corpus.mkdir()
+    (corpus / "topics.txt").write_text("\n\n".join(_topics()[:30]), encoding="utf-8")
+    out = root / "out"
+    stdout = io.StringIO()
+    with contextlib.redirect_stdout(stdout):
+        code = main(["compare", "--no-progress", "--quiet", "--vocab-size", "400", "--corpus", str(corpus),
+                     "--out", str(out), "--budgets", "300,400,600"])
+    assert code == 0
+    return stdout.getvalue(), out, json.loads((out / "report.json").read_text(encoding="utf-8"))
+
+
+def test_compare_prints_the_equal_budget_table(compared):
+    printed, _, data = compared
+    lines = printed.splitlines()
+    head = next(k for k, line in enumerate(lines) if line.strip().startswith("at equal budget"))
+    assert lines[head].split()[3:] == ["300", "400", "600", "equal", "compr."]
+    assert head > next(k for k, line in enumerate(lines) if "round trip of held-out documents" in line)  # after the paper's tables
+    section = data["corpora"][0]["equal_budget"]
+    base = section["variants"]["baseline"]["held_out_tokens"]
+    assert lines[head + 1].split()[-5:] == [f"{n:,}" for n in base] + ["600", "(ref.)"]
+    labels = [r["label"] for r in section["variants"].values()]
+    for k, label in enumerate(labels):
+        assert lines[head + 1 + k].strip().startswith(label)
+    assert lines[head + 1 + len(labels)].strip().startswith("ceiling")
+    assert "held-out-tokens-tiny.svg" in printed.splitlines()[-1]
+
+
+def test_report_json_fields(compared):
+    _, _, data = compared
+    protocol = data["protocol"]["equal_budget"]
+    assert protocol["budgets"] == [300, 400, 600] and protocol["reference_budget"] == 32000
+    assert {"tokenizer", "truncation", "held_out_tokens", "equal_compression", "ceiling"} <= set(protocol)
+    section = data["corpora"][0]["equal_budget"]
+    assert set(section) == {"budgets", "reference_budget", "reference_tokens", "variants", "ceiling", "seconds"}
+    assert section["budgets"] == [300, 400, 600] and section["reference_budget"] == 600
+    assert list(section["variants"]) == [v.key for v in budgets.available_variants()]
+    for row in section["variants"].values():
+        assert {"label", "profile", "fuse", "split_operators", "distinct_pretokens", "held_out_pretokens",
+                "alphabet", "trainings", "held_out_tokens", "delta_tokens_pct", "delta_tokens_at_reference_pct",
+                "equal_compression", "exhaustion", "seconds"} <= set(row)
+        assert set(row["equal_compression"]) == {"reached", "budget", "delta_pct"}
+    # the counts are the exhaustion table's: the same held-out documents and pre-tokens
+    ex = data["corpora"][0]["exhaustion"]
+    assert section["variants"]["paper_split"]["distinct_pretokens"] == ex["functionalizer"]["distinct_pretokens"]
+    assert section["variants"]["paper_fused"]["distinct_pretokens"] == ex["joined"]["distinct_pretokens"]
+    assert len(section["ceiling"]) == 3 and section["ceiling"][2]["budget"] == 600
+
+
+def test_report_md_and_chart(compared):
+    from xml.etree import ElementTree
+
+    _, out, data = compared
+    md = (out / "report.md").read_text(encoding="utf-8")
+    assert "### Held-out tokens at equal budgets" in md and "| pre-tokens | 300 | 400 | 600 |" in md
+    assert "![held-out tokens against vocabulary size](held-out-tokens-tiny.svg)" in md
+    svg = (out / "held-out-tokens-tiny.svg").read_text(encoding="utf-8")
+    ElementTree.fromstring(svg)  # well-formed
+    assert svg.count("<polyline") == len(data["corpora"][0]["equal_budget"]["variants"])  # one line per variant
+    assert "stroke-dasharray" in svg  # the baseline's count at the reference budget
+
+
+def test_budgets_none_and_bad_budgets(tmp_path, capsys):
+    from functok.cli import main
+
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("Hello world.\n\nHELLO again.\n\nhello world, hello.\n", encoding="utf-8")
+    assert main(["compare", "--no-progress", "--quiet", "--corpus", str(corpus), "--out", str(tmp_path / "o"),
+                 "--held-out-every", "2", "--budgets", "none"]) == 0
+    data = json.loads((tmp_path / "o" / "report.json").read_text(encoding="utf-8"))
+    assert "equal_budget" not in data["corpora"][0] and data["protocol"]["equal_budget"] is None
+    assert not (tmp_path / "o" / "held-out-tokens-c.txt.svg").exists()
+    assert "at equal budget" not in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exit:
+        main(["compare", "--corpus", str(corpus), "--budgets", "200,400"])
+    assert exit.value.code == 2 and "at least 257" in capsys.readouterr().err

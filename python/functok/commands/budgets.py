@@ -381,7 +381,7 @@ PROTOCOL = {
 # --- The table, report.md and the chart's lines ---------------------------------------------
 
 
-def _signed(value: float | None, digits: int = 2) -> str:
+def signed_pct(value: float | None, digits: int = 2) -> str:
     return "—" if value is None else f"{value:+.{digits}f}%".replace("-", "−")
 
 
@@ -389,7 +389,7 @@ def equal_compression_text(ec: dict[str, Any]) -> str:
     """"+14.3%", "≤ −75.0%" (already there at the smallest budget) or "not reached"."""
     if ec["reached"] == "not reached":
         return "not reached"
-    text = _signed(ec["delta_pct"], 1)
+    text = signed_pct(ec["delta_pct"], 1)
     return "≤ " + text if ec["reached"] == "at most" else text
 
 
@@ -397,7 +397,7 @@ def _cells(section: dict, key: str) -> list[str]:
     row = section["variants"][key]
     if key == "baseline":
         return ["ran out" if n is None else f"{n:,}" for n in row["held_out_tokens"]]
-    return ["ran out" if n is None else ("—" if d is None else _signed(d))
+    return ["ran out" if n is None else ("—" if d is None else signed_pct(d))
             for n, d in zip(row["held_out_tokens"], row["delta_tokens_pct"])]
 
 
@@ -432,12 +432,14 @@ def table_lines(section: dict) -> list[str]:
     budgets = section["budgets"]
     width = max(9, *(len(_budget_name(b)) + 1 for b in budgets))
     head = f"  {'at equal budget':<26}" + "".join(f"{_budget_name(b):>{width}}" for b in budgets)
-    lines = [head + f"{'equal compr.':>14}"]
+    lines = [head + f"{'equal compr.':>15}"]
     for key, row in section["variants"].items():
-        last = f"{section['reference_budget'] or 0:,} (ref.)" if key == "baseline" else \
-            equal_compression_text(row["equal_compression"])
+        if key == "baseline":
+            last = "—" if section["reference_budget"] is None else f"{section['reference_budget']:,} (ref.)"
+        else:
+            last = equal_compression_text(row["equal_compression"])
         lines.append(f"  {row['label']:<26}" + "".join(f"{c:>{width}}" for c in _cells(section, key))
-                     + f"{last:>14}")
+                     + f"{last:>15}")
     lines.append(f"  {'ceiling (baseline vocab.)':<26}" + "".join(f"{c:>{width}}" for c in _ceiling_cells(section)))
     notes = ["baseline: held-out tokens; the others: Δ against it at the same budget"] + _notes(section)
     for note in notes:
