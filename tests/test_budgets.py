@@ -322,3 +322,22 @@ def test_budgets_none_and_bad_budgets(tmp_path, capsys):
     with pytest.raises(SystemExit) as exit:
         main(["compare", "--corpus", str(corpus), "--budgets", "200,400"])
     assert exit.value.code == 2 and "at least 257" in capsys.readouterr().err
+
+
+def test_profiles_are_passed_when_functok_has_them(monkeypatch):
+    """With format 1.1's PROFILES, the rows call pretokens(profile=...), "paper" included."""
+    seen = []
+
+    def fake_pretokens(text, **options):
+        seen.append(options)
+        return [text]
+
+    monkeypatch.setattr(functok, "PROFILES", ("paper", "compact"), raising=False)
+    monkeypatch.setattr(budgets, "codec_pretokens", fake_pretokens)
+    by = {v.key: v for v in BUDGET_VARIANTS}
+    for key in ("paper_split", "paper_fused", "compact_split", "compact_fused"):
+        by[key].pretokenize("paper")("Hello")
+    assert seen == [{"splitter": "paper", "split_operators": True, "profile": "paper"},
+                    {"splitter": "paper", "split_operators": False, "profile": "paper"},
+                    {"splitter": "paper", "split_operators": True, "profile": "compact"},
+                    {"splitter": "paper", "split_operators": False, "profile": "compact"}]

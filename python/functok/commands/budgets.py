@@ -66,9 +66,10 @@ class BudgetVariant:
     """One way of cutting text into pre-tokens for the equal-budget table.
 
     ``profile`` None is the baseline (NFC + splitter, no codec); ``"paper"`` is the format 1.0
-    encoder (called without ``profile=``, so that it runs on functok before and after 1.1); any
-    other profile is passed as ``functok.pretokens(..., profile=...)`` and the row is shown only
-    when that profile is in ``functok.PROFILES``. ``fuse`` is "none" (every instruction its own
+    encoder (passed as ``profile="paper"`` when ``functok.PROFILES`` has it, else left out, so
+    that it runs on functok before and after 1.1); any other profile is passed as
+    ``functok.pretokens(..., profile=...)`` and the row is shown only when that profile is in
+    ``functok.PROFILES``. ``fuse`` is "none" (every instruction its own
     pre-token: ``split_operators=True``) or "all" (group and base one pre-token:
     ``split_operators=False``); a hybrid fusion mode is one more row here, with its own
     ``pretokenizer`` when it needs the training counts.
@@ -85,21 +86,25 @@ class BudgetVariant:
         return None if self.fuse is None else self.fuse == "none"
 
     def available(self) -> bool:
-        if self.profile in (None, "paper"):
-            return True
-        import functok
-
-        return self.profile in (getattr(functok, "PROFILES", None) or ())
+        return self.profile in (None, "paper") or _has_profile(self.profile)
 
     def pretokenize(self, splitter: str) -> Callable[[str], list[str]]:
         if self.profile is None:
             return lambda text: split(nfc(text), splitter=splitter)
         split_operators = self.split_operators
-        if self.profile == "paper":
+        if self.profile == "paper" and not _has_profile("paper"):  # format 1.0: no profile= yet
             return lambda text: codec_pretokens(text, splitter=splitter, split_operators=split_operators)
         profile = self.profile
         return lambda text: codec_pretokens(text, splitter=splitter, split_operators=split_operators,
                                             profile=profile)  # type: ignore[call-arg]  # format 1.1
+
+
+def _has_profile(name: str) -> bool:
+    """Whether the installed functok has encoder profile ``name`` (format 1.1's
+    ``functok.PROFILES``; before 1.1 there are none)."""
+    import functok
+
+    return name in (getattr(functok, "PROFILES", None) or ())
 
 
 BUDGET_VARIANTS = (
@@ -418,6 +423,9 @@ def _notes(section: dict) -> list[str]:
         out.append(f"vocab at equal compression: the budget at which a variant's held-out tokens fall to the "
                    f"baseline's {section['reference_tokens']:,} at {ref:,} (interpolated in log budget), as Δ "
                    f"against {ref:,}")
+    if any(r["equal_compression"]["reached"] == "at most" for r in section["variants"].values()):
+        out.append(f"≤: the variant is at or below that count already at {section['budgets'][0]:,}, the smallest "
+                   f"budget, so its figure is a bound")
     ran_out = [f"{r['label']} at {r['exhaustion']['budget']:,}" for r in section["variants"].values()
                if r["exhaustion"]]
     if ran_out:
