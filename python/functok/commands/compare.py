@@ -15,7 +15,9 @@ baseline. Then it goes past the paper:
 * an **ablation**: the codec with only case, only marks, only repeats, none and all
   (``features=``);
 * ``split_operators`` false against true;
-* **optimal against greedy segmentation** (TSR, spec 10.4) with a fixed vocabulary size.
+* **optimal against greedy segmentation** (TSR, spec 10.4) with a fixed vocabulary size;
+* **held-out tokens at equal budgets** (``--budgets``), with the vocabulary at equal
+  compression and the baseline's redundancy ceiling: :mod:`.budgets`.
 
 Every tokenizer here is character-level *with byte fallback* (the 256 ``<0xNN>`` tokens), the
 choice :class:`functok.Tokenizer` makes: a held-out character the training text never showed
@@ -47,6 +49,7 @@ from ..normalize import nfc
 from ..opcodes import GROUP_FIRST, GROUP_LAST
 from ..split import split
 from ..tokenizer.bpe import merge_pair
+from . import budgets as equal_budgets
 
 __all__ = ["EXHAUSTION_VOCAB_SIZE", "SPECIAL_TOKENS", "Variant", "VARIANTS", "add_command", "compare"]
 
@@ -236,6 +239,7 @@ class Options:
     splitter: str = "paper"
     vocab_size: int = 16_000
     progress: bool = False
+    budgets: tuple[int, ...] = equal_budgets.DEFAULT_BUDGETS  # () leaves the equal-budget table out
 
 
 def _pct(new: float, old: float) -> float | None:
@@ -281,7 +285,15 @@ def compare_corpus(corpus: Corpus, options: Options, log: Callable[[str], None])
         fixed[key]["seconds"] = round(time.monotonic() - started, 2)
         log(f"{corpus.name}: {fixed[key]['label']} at {options.vocab_size:,}: TSR {fixed[key]['tsr']:.4%} "
             f"({fixed[key]['seconds']} s)")
-    return {"corpus": corpus.summary(), "exhaustion": rows, "growth": growth, "fixed_size": fixed}
+    result = {"corpus": corpus.summary(), "exhaustion": rows, "growth": growth, "fixed_size": fixed}
+    if options.budgets:
+        started = time.monotonic()
+        same = {key: (counted[old].train, counted[old].held) for key, old in equal_budgets.SAME_AS_EXHAUSTION.items()}
+        result["equal_budget"] = equal_budgets.equal_budget(
+            train, held, splitter=options.splitter, budgets=options.budgets, counted=same,
+            progress=options.progress, log=log, name=corpus.name)
+        result["equal_budget"]["seconds"] = round(time.monotonic() - started, 2)
+    return result
 
 
 def measure_exhaustion(c: Counted, held_chars: int, options: Options) -> tuple[dict, list]:
@@ -381,6 +393,8 @@ def compare(corpora: Sequence[Corpus], options: Options, log: Callable[[str], No
             "special_tokens": len(SPECIAL_TOKENS),
             "byte_fallback_tokens": BYTE_TOKENS,
             "fixed_vocab_size": options.vocab_size,
+            "equal_budget": dict(equal_budgets.PROTOCOL, budgets=list(options.budgets),
+                                 reference_budget=equal_budgets.REFERENCE_BUDGET) if options.budgets else None,
             "chars_per_token": "sum of code points of the raw held-out text / sum of ids (greedy)",
         },
         "corpora": results,
@@ -424,7 +438,7 @@ def run(args: argparse.Namespace) -> int:
     for corpus in corpora:
         for skip in corpus.skipped_summary():
             log(f"{corpus.name}: skipped {skip}")
-    options = Options(splitter=args.splitter, vocab_size=args.vocab_size, progress=progress)
+    options = Options(splitter=args.splitter, vocab_size=args.vocab_size, progress=progress, budgets=args.budgets)
     result = compare(corpora, options, log)
     result["seconds"] = round(time.monotonic() - started, 1)
     try:
@@ -452,6 +466,15 @@ def _bad_option(args: argparse.Namespace) -> str | None:
     return None
 
 
+def _budgets(text: str) -> tuple[int, ...]:
+    if text.strip().lower() == "none":
+        return ()
+    try:
+        return equal_budgets.parse_budgets(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--corpus", nargs="+", action="append", metavar="PATH", default=[],
                         help="a corpus: .txt and .jsonl files and folders of them (repeat the "
@@ -462,6 +485,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="output folder, checked before the measurement starts (default: ./functok-report)")
     parser.add_argument("--vocab-size", type=int, default=16_000,
                         help="vocabulary of the greedy-vs-optimal comparison (default: 16000)")
+    parser.add_argument("--budgets", type=_budgets, default=equal_budgets.DEFAULT_BUDGETS, metavar="N,N,...",
+                        help="vocabulary budgets of the equal-budget table, each counting every entry "
+                             "(the 256 byte tokens too); 32k means 32000; 'none' leaves the table out "
+                             "(default: " + ",".join(map(str, equal_budgets.DEFAULT_BUDGETS)) + ")")
     parser.add_argument("--splitter", choices=("paper", "llama3"), default="paper",
                         help="the splitter (default: paper, as in the paper)")
     parser.add_argument("--held-out-every", type=int, default=DEFAULT_HELD_OUT_EVERY, metavar="N",
@@ -483,7 +510,8 @@ def add_command(subparsers: Any) -> None:
     configure(subparsers.add_parser(
         "compare", help="vocabulary at merge exhaustion and chars/token, baseline vs Functionalizer",
         description="The paper's vocabulary experiment on your text (or the built-in default), "
-                    "with an ablation, split_operators false, and greedy vs optimal segmentation."))
+                    "with an ablation, split_operators false, greedy vs optimal segmentation, and "
+                    "held-out tokens at equal vocabulary budgets."))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,499 @@
+"""The equal-budget comparison of ``functok compare``: held-out tokens at a fixed vocabulary size.
+
+The paper compares vocabularies at merge exhaustion. A tokenizer's user instead fixes a budget
+(16k, 32k, ... entries) and pays for every token, so this part trains every variant to the same
+budgets and counts the held-out tokens (issue 13, Build item 3):
+
+* the **tokenizer** is the kind :meth:`functok.Tokenizer.train` makes: character-level Hugging
+  Face BPE with byte fallback, no special tokens, ``min_frequency=0``; a budget counts every
+  entry, the 256 byte tokens included (the trainer gets ``budget - 256``);
+* the **variants** are one table, :data:`BUDGET_VARIANTS`: the baseline (NFC + splitter), the
+  paper's codec split and fused (``split_operators`` true and false), and, when the installed
+  functok has ``PROFILES`` with ``"compact"`` (format 1.1), that profile split and fused;
+* **one training per variant**, at the largest budget, serves every budget: Hugging Face's
+  ``BpeTrainer`` picks merges greedily, so the merges of a smaller budget are exactly a prefix of
+  a larger run's (measured in ``research/equal-budget/q1_prefix.py``; ``tests/test_budgets.py``
+  checks it). :func:`truncate` cuts the large run by the result token's id. A budget whose
+  alphabet does not fit (more distinct characters than ``budget - 256``) is trained on its own,
+  with the alphabet ``Tokenizer.train`` keeps, since there the prefix property does not hold;
+* the **headline figures** per variant: Δ held-out tokens against the baseline at the same
+  budget, and the **vocabulary at equal compression**: the budget the variant needs to reach the
+  baseline's held-out tokens at the reference budget (32,000, or the largest budget the baseline
+  reaches when 32,000 is not one of them or the corpus runs out before it), interpolated linearly
+  in log(budget) between trained points, as Δ% against the reference; "not reached" when even the
+  largest trained point falls short;
+* the **redundancy ceiling** of the baseline vocabulary at each budget, as
+  ``shared/tools/variant_ceiling.py`` defines it: the trained entries that carry case or one of
+  the 13 marks and whose functok base (features case and marks) is itself an entry, as a share of
+  the budget (and of the trained entries).
+
+A variant whose merges run out before a budget has no count at that budget ("ran out"); the
+tokenizer it has at exhaustion is one more trained point (at its real size) for the
+interpolation and the chart.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import textwrap
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..encode import pieces as codec_pieces
+from ..encode import pretokens as codec_pretokens
+from ..normalize import nfc
+from ..split import split
+
+__all__ = ["BUDGET_VARIANTS", "BudgetVariant", "DEFAULT_BUDGETS", "REFERENCE_BUDGET", "available_variants",
+           "ceiling", "equal_budget", "equal_compression", "held_out_tokens", "parse_budgets",
+           "reference_budget", "train_counts", "truncate"]
+
+BYTE_TOKENS = 256
+DEFAULT_BUDGETS = (8_000, 11_314, 16_000, 22_627, 32_000, 45_255, 64_000)  # a sqrt(2) grid
+REFERENCE_BUDGET = 32_000
+_CEILING_FEATURES = frozenset({"case", "marks"})
+
+
+# --- The variants: one table --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BudgetVariant:
+    """One way of cutting text into pre-tokens for the equal-budget table.
+
+    ``profile`` None is the baseline (NFC + splitter, no codec); ``"paper"`` is the format 1.0
+    encoder (passed as ``profile="paper"`` when ``functok.PROFILES`` has it, else left out, so
+    that it runs on functok before and after 1.1); any other profile is passed as
+    ``functok.pretokens(..., profile=...)`` and the row is shown only when that profile is in
+    ``functok.PROFILES``. ``fuse`` is "none" (every instruction its own
+    pre-token: ``split_operators=True``) or "all" (group and base one pre-token:
+    ``split_operators=False``); a hybrid fusion mode is one more row here, with its own
+    ``pretokenizer`` when it needs the training counts.
+    """
+
+    key: str  # the name in report.json
+    label: str  # the name in the tables
+    profile: str | None
+    fuse: str | None = None  # "none" | "all"; None for the baseline
+    colour: str = "#444444"  # its line in the chart
+
+    @property
+    def split_operators(self) -> bool | None:
+        return None if self.fuse is None else self.fuse == "none"
+
+    def available(self) -> bool:
+        return self.profile in (None, "paper") or _has_profile(self.profile)
+
+    def pretokenize(self, splitter: str) -> Callable[[str], list[str]]:
+        if self.profile is None:
+            return lambda text: split(nfc(text), splitter=splitter)
+        split_operators = self.split_operators
+        if self.profile == "paper" and not _has_profile("paper"):  # format 1.0: no profile= yet
+            return lambda text: codec_pretokens(text, splitter=splitter, split_operators=split_operators)
+        profile = self.profile
+        return lambda text: codec_pretokens(text, splitter=splitter, split_operators=split_operators,
+                                            profile=profile)  # type: ignore[call-arg]  # format 1.1
+
+
+def _has_profile(name: str) -> bool:
+    """Whether the installed functok has encoder profile ``name`` (format 1.1's
+    ``functok.PROFILES``; before 1.1 there are none)."""
+    import functok
+
+    return name in (getattr(functok, "PROFILES", None) or ())
+
+
+BUDGET_VARIANTS = (
+    BudgetVariant("baseline", "baseline (NFC + split)", None, colour="#1f77b4"),
+    BudgetVariant("paper_split", "paper, split", "paper", "none", colour="#d62728"),
+    BudgetVariant("paper_fused", "paper, fused", "paper", "all", colour="#ff7f0e"),
+    BudgetVariant("compact_split", "compact, split", "compact", "none", colour="#2ca02c"),
+    BudgetVariant("compact_fused", "compact, fused", "compact", "all", colour="#9467bd"),
+)
+# The exhaustion table's variants whose pre-tokens are the same (compare counts them already).
+SAME_AS_EXHAUSTION = {"baseline": "baseline", "paper_split": "functionalizer", "paper_fused": "joined"}
+
+
+def available_variants() -> tuple[BudgetVariant, ...]:
+    return tuple(v for v in BUDGET_VARIANTS if v.available())
+
+
+def parse_budgets(text: str) -> tuple[int, ...]:
+    """``"8000,16000,32k"`` -> (8000, 16000, 32000), sorted, without repeats; ValueError names
+    what is wrong. ``k`` means thousands."""
+    budgets = []
+    for part in text.split(","):
+        part = part.strip().lower().replace("_", "")
+        if not part:
+            continue
+        scale = 1000 if part.endswith("k") else 1
+        try:
+            value = int(part[:-1] if scale > 1 else part) * scale
+        except ValueError:
+            raise ValueError(f"{part!r} is not a whole number") from None
+        if value <= BYTE_TOKENS:
+            raise ValueError(f"{value} leaves no room for a trained token: a budget counts the "
+                             f"{BYTE_TOKENS} byte tokens, so it must be at least {BYTE_TOKENS + 1}")
+        budgets.append(value)
+    if not budgets:
+        raise ValueError("no budget given")
+    return tuple(sorted(set(budgets)))
+
+
+# --- Training, truncation, counting ---------------------------------------------------------
+
+
+def alphabet_size(counts: Counter) -> int:
+    return len(set("".join(counts)))
+
+
+def train_counts(counts: Counter, budget: int, *, progress: bool = False) -> dict:
+    """Train on pre-token counts as :meth:`functok.Tokenizer.train` does (byte fallback, no
+    special tokens, min_frequency 0, the most frequent characters when the alphabet does not
+    fit); the trainer's ``tokenizer.json`` as a dict, without the byte tokens."""
+    from tokenizers import Tokenizer as HFTokenizer
+    from tokenizers import models, trainers
+
+    from ..tokenizer.train import _kept_alphabet, _word_batches
+
+    room = budget - BYTE_TOKENS
+    alphabet = _kept_alphabet(counts, room)
+    trainer = trainers.BpeTrainer(
+        vocab_size=room, min_frequency=0, special_tokens=[], show_progress=progress,
+        **({} if alphabet is None else {"initial_alphabet": alphabet, "limit_alphabet": len(alphabet)}))
+    hf = HFTokenizer(models.BPE(byte_fallback=True))
+    hf.train_from_iterator(_word_batches(counts), trainer)
+    return json.loads(hf.to_str())
+
+
+def merges_of(trained: dict) -> list[tuple[str, str]]:
+    return [tuple(m) if not isinstance(m, str) else tuple(m.split(" ", 1)) for m in trained["model"]["merges"]]
+
+
+def size(trained: dict) -> int:
+    """The budget a trained tokenizer fills: its entries and the 256 byte tokens."""
+    return len(trained["model"]["vocab"]) + BYTE_TOKENS
+
+
+def truncate(trained: dict, budget: int) -> dict | None:
+    """``trained`` cut to ``budget`` entries (the 256 byte tokens included): the entries with
+    id < budget - 256, and the merges before the first merge whose result lies beyond. None
+    when the training has fewer entries (its merges ran out before this budget)."""
+    n = budget - BYTE_TOKENS
+    vocab = trained["model"]["vocab"]
+    if len(vocab) < n:
+        return None
+    keep = []
+    for a, b in merges_of(trained):
+        if vocab[a + b] >= n:
+            break
+        keep.append([a, b])
+    model = dict(trained["model"], vocab={t: i for t, i in vocab.items() if i < n}, merges=keep)
+    return dict(trained, model=model)
+
+
+def held_out_tokens(trained: dict, held: Counter) -> int:
+    """Greedy BPE tokens of the held-out pre-tokens (each distinct one encoded once, by
+    ``tokenizers``: the ids :class:`functok.Tokenizer` gives too)."""
+    from tokenizers import Tokenizer as HFTokenizer
+
+    from ..tokenizer.train import with_byte_tokens
+
+    hf = HFTokenizer.from_str(json.dumps(with_byte_tokens(trained, [])))
+    words = list(held)
+    total = 0
+    for k in range(0, len(words), 20_000):
+        chunk = words[k:k + 20_000]
+        for word, enc in zip(chunk, hf.encode_batch(chunk, add_special_tokens=False)):
+            total += len(enc.ids) * held[word]
+    return total
+
+
+# --- The redundancy ceiling -----------------------------------------------------------------
+
+
+def ceiling_base(entry: str) -> str:
+    """An entry with its case and mark instructions removed: functok's bases (features case
+    and marks, no normalization)."""
+    return "".join(p.base for p in codec_pieces(entry, normalize=None, features=_CEILING_FEATURES))
+
+
+def ceiling(entries: Sequence[str], budget: int) -> dict[str, Any]:
+    """The redundancy ceiling of a vocabulary (``variant_ceiling.py``'s definition): of its
+    trained ``entries`` (byte tokens left out: they are not text), those that carry case or one
+    of the 13 marks (their base differs), and those whose base is itself an entry, as a share of
+    ``budget`` (the byte tokens counted, as a budget counts them) and of the trained entries."""
+    vocab = set(entries)
+    variant = [t for t in vocab if ceiling_base(t) != t]
+    with_base = [t for t in variant if ceiling_base(t) in vocab]
+    return {
+        "budget": budget,
+        "trained_entries": len(vocab),
+        "variant_entries": len(variant),
+        "with_base": len(with_base),
+        "ceiling_pct": round(len(with_base) / budget * 100, 4) if budget else None,
+        "ceiling_of_trained_pct": round(len(with_base) / len(vocab) * 100, 4) if vocab else None,
+    }
+
+
+# --- Vocabulary at equal compression -------------------------------------------------------
+
+
+def equal_compression(points: Sequence[tuple[int, int]], target: int, reference: int) -> dict[str, Any]:
+    """The budget at which a variant's held-out tokens fall to ``target``, from its trained
+    ``points`` [(budget, tokens)], linear in log(budget) between the two points around the first
+    crossing, and its Δ% against ``reference``. ``reached`` is "interpolated", "at most" (the
+    smallest point already reaches the target: the budget is a bound) or "not reached"."""
+    pts = sorted(points)
+    if not pts:
+        return {"reached": "not reached", "budget": None, "delta_pct": None}
+    if pts[0][1] <= target:  # exactly there, or already below at the smallest point: a bound
+        b = pts[0][0]
+        return {"reached": "interpolated" if pts[0][1] == target else "at most",
+                "budget": b, "delta_pct": round((b / reference - 1) * 100, 4)}
+    for (b0, n0), (b1, n1) in zip(pts, pts[1:]):
+        if n0 > target >= n1:
+            x = math.log(b0) + (n0 - target) / (n0 - n1) * (math.log(b1) - math.log(b0))
+            b = math.exp(x)
+            return {"reached": "interpolated", "budget": round(b, 1), "delta_pct": round((b / reference - 1) * 100, 4)}
+    return {"reached": "not reached", "budget": None, "delta_pct": None}
+
+
+def reference_budget(budgets: Sequence[int], baseline_tokens: Sequence[int | None]) -> int | None:
+    """32,000 when it is a budget the baseline reaches, else the largest budget it reaches."""
+    reached = [b for b, n in zip(budgets, baseline_tokens) if n is not None]
+    if not reached:
+        return None
+    return REFERENCE_BUDGET if REFERENCE_BUDGET in reached else max(reached)
+
+
+# --- One corpus ---------------------------------------------------------------------------
+
+
+def measure_variant(train: Counter, held: Counter, budgets: Sequence[int], *, progress: bool = False,
+                    keep_vocabularies: bool = False) -> dict[str, Any]:
+    """One variant at every budget: one training at the largest (and one per budget whose
+    alphabet does not fit), truncated to the others; held-out tokens per budget (None where the
+    merges ran out) and the tokenizer at exhaustion when they ran out before the largest."""
+    budgets = sorted(budgets)
+    alphabet = alphabet_size(train)
+    largest = budgets[-1]
+    started = time.monotonic()
+    big = train_counts(train, largest, progress=progress)
+    trainings = 1
+    tokens: list[int | None] = []
+    vocabularies: list[list[str] | None] = []
+    for budget in budgets:
+        if budget == largest:
+            cut = truncate(big, budget)
+        elif alphabet > budget - BYTE_TOKENS:  # the kept alphabet differs: no prefix
+            cut = truncate(train_counts(train, budget, progress=progress), budget)
+            trainings += 1
+        else:
+            cut = truncate(big, budget)
+        tokens.append(None if cut is None else held_out_tokens(cut, held))
+        vocabularies.append(None if cut is None else list(cut["model"]["vocab"]))
+    exhaustion = None
+    if tokens[-1] is None:  # merges ran out: the whole training is one more point
+        exhaustion = {"budget": size(big), "held_out_tokens": held_out_tokens(big, held)}
+    row: dict[str, Any] = {
+        "alphabet": alphabet,
+        "trainings": trainings,
+        "held_out_tokens": tokens,
+        "exhaustion": exhaustion,
+        "seconds": round(time.monotonic() - started, 2),
+    }
+    if keep_vocabularies:
+        row["_vocabularies"] = vocabularies
+    return row
+
+
+def equal_budget(train_texts: Sequence[str], held_texts: Sequence[str], *, splitter: str, budgets: Sequence[int],
+                 counted: dict[str, tuple[Counter, Counter]] | None = None, progress: bool = False,
+                 log: Callable[[str], None] = lambda s: None, name: str = "corpus") -> dict[str, Any]:
+    """The equal-budget section of one corpus (the dict report.json holds under
+    ``equal_budget``). ``counted``: pre-token counts (training, held-out) already made, by
+    variant key, so that compare does not count them twice."""
+    budgets = sorted(set(budgets))
+    counted = dict(counted or {})
+    variants: dict[str, Any] = {}
+    ceilings: list[dict | None] = []
+    for variant in available_variants():
+        started = time.monotonic()
+        if variant.key in counted:
+            train, held = counted[variant.key]
+        else:
+            pretokenize = variant.pretokenize(splitter)
+            train, held = Counter(), Counter()
+            for text in train_texts:
+                train.update(pretokenize(text))
+            for text in held_texts:
+                held.update(pretokenize(text))
+        counting = time.monotonic() - started
+        row = measure_variant(train, held, budgets, progress=progress, keep_vocabularies=variant.key == "baseline")
+        if variant.key == "baseline":
+            ceilings = [None if v is None else ceiling(v, b) for b, v in zip(budgets, row.pop("_vocabularies"))]
+        row = {"label": variant.label, "profile": variant.profile, "fuse": variant.fuse,
+               "split_operators": variant.split_operators, "distinct_pretokens": len(train),
+               "held_out_pretokens": sum(held.values()), **row}
+        row["seconds"] = round(row["seconds"] + counting, 2)
+        variants[variant.key] = row
+        shown = ", ".join("ran out" if n is None else f"{n:,}" for n in row["held_out_tokens"])
+        log(f"{name}: equal budget: {variant.label}: held-out tokens {shown} ({row['seconds']} s)")
+    base = variants["baseline"]["held_out_tokens"]
+    reference = reference_budget(budgets, base)
+    target = None if reference is None else base[budgets.index(reference)]
+    for key, row in variants.items():
+        row["delta_tokens_pct"] = [None if n is None or b is None else round((n / b - 1) * 100, 4)
+                                   for n, b in zip(row["held_out_tokens"], base)]
+        row["delta_tokens_at_reference_pct"] = (None if reference is None
+                                                else row["delta_tokens_pct"][budgets.index(reference)])
+        points = [(b, n) for b, n in zip(budgets, row["held_out_tokens"]) if n is not None]
+        if row["exhaustion"]:
+            points.append((row["exhaustion"]["budget"], row["exhaustion"]["held_out_tokens"]))
+        row["equal_compression"] = (equal_compression(points, target, reference) if target is not None
+                                    else {"reached": "not reached", "budget": None, "delta_pct": None})
+    return {
+        "budgets": budgets,
+        "reference_budget": reference,
+        "reference_tokens": target,
+        "variants": variants,
+        "ceiling": ceilings,
+    }
+
+
+PROTOCOL = {
+    "tokenizer": "character-level Hugging Face BPE with byte fallback, as functok.Tokenizer.train "
+                 "trains it: no special tokens, min_frequency 0; a budget counts every entry, the 256 "
+                 "byte tokens included",
+    "truncation": "one training per variant at the largest budget, cut to each smaller one by the "
+                  "result token's id (entries with id < budget - 256, merges before the first whose "
+                  "result lies beyond); a budget whose alphabet does not fit is trained on its own",
+    "held_out_tokens": "greedy BPE ids of the held-out pre-tokens (the same held-out documents as "
+                       "the exhaustion table)",
+    "equal_compression": "the budget at which the variant's held-out tokens reach the baseline's at "
+                         "the reference budget, linear in log(budget) between trained points, as a "
+                         "delta against the reference",
+    "ceiling": "baseline entries with case or one of the 13 marks whose functok base (features "
+               "case, marks) is also an entry, per budget (variant_ceiling.py's definition)",
+}
+
+
+# --- The table, report.md and the chart's lines ---------------------------------------------
+
+
+def signed_pct(value: float | None, digits: int = 2) -> str:
+    return "—" if value is None else f"{value:+.{digits}f}%".replace("-", "−")
+
+
+def equal_compression_text(ec: dict[str, Any]) -> str:
+    """"+14.3%", "≤ −75.0%" (already there at the smallest budget) or "not reached"."""
+    if ec["reached"] == "not reached":
+        return "not reached"
+    text = signed_pct(ec["delta_pct"], 1)
+    return "≤ " + text if ec["reached"] == "at most" else text
+
+
+def _cells(section: dict, key: str) -> list[str]:
+    row = section["variants"][key]
+    if key == "baseline":
+        return ["ran out" if n is None else f"{n:,}" for n in row["held_out_tokens"]]
+    return ["ran out" if n is None else ("—" if d is None else signed_pct(d))
+            for n, d in zip(row["held_out_tokens"], row["delta_tokens_pct"])]
+
+
+def _ceiling_cells(section: dict) -> list[str]:
+    return ["ran out" if c is None else f"{c['ceiling_pct']:.2f}%" for c in section["ceiling"]]
+
+
+def _budget_name(budget: int) -> str:
+    return f"{budget:,}"
+
+
+def _notes(section: dict) -> list[str]:
+    ref = section["reference_budget"]
+    out = []
+    if ref is None:
+        out.append("the baseline's merges ran out before every budget: no equal-compression figure")
+    else:
+        out.append(f"vocab at equal compression: the budget at which a variant's held-out tokens fall to the "
+                   f"baseline's {section['reference_tokens']:,} at {ref:,} (interpolated in log budget), as Δ "
+                   f"against {ref:,}")
+    if any(r["equal_compression"]["reached"] == "at most" for r in section["variants"].values()):
+        out.append(f"≤: the variant is at or below that count already at {section['budgets'][0]:,}, the smallest "
+                   f"budget, so its figure is a bound")
+    ran_out = [f"{r['label']} at {r['exhaustion']['budget']:,}" for r in section["variants"].values()
+               if r["exhaustion"]]
+    if ran_out:
+        out.append("ran out: merges ran out before that budget (the corpus is too small); exhaustion: "
+                   + ", ".join(ran_out))
+    return out
+
+
+def table_lines(section: dict) -> list[str]:
+    """The terminal table of one corpus: held-out tokens of the baseline, Δ% of every variant,
+    the vocabulary at equal compression, and the baseline's redundancy ceiling, per budget."""
+    budgets = section["budgets"]
+    width = max(9, *(len(_budget_name(b)) + 1 for b in budgets))
+    head = f"  {'at equal budget':<26}" + "".join(f"{_budget_name(b):>{width}}" for b in budgets)
+    lines = [head + f"{'equal compr.':>15}"]
+    for key, row in section["variants"].items():
+        if key == "baseline":
+            last = "—" if section["reference_budget"] is None else f"{section['reference_budget']:,} (ref.)"
+        else:
+            last = equal_compression_text(row["equal_compression"])
+        lines.append(f"  {row['label']:<26}" + "".join(f"{c:>{width}}" for c in _cells(section, key))
+                     + f"{last:>15}")
+    lines.append(f"  {'ceiling (baseline vocab.)':<26}" + "".join(f"{c:>{width}}" for c in _ceiling_cells(section)))
+    notes = ["baseline: held-out tokens; the others: Δ against it at the same budget"] + _notes(section)
+    for note in notes:
+        lines += textwrap.wrap(f"({note})", width=len(lines[0]), initial_indent="  ", subsequent_indent="   ")
+    return lines
+
+
+def markdown_lines(section: dict, chart: str | None = None) -> list[str]:
+    """report.md's section of one corpus: the table, the ceiling's parts, the chart."""
+    budgets = section["budgets"]
+    ref = section["reference_budget"]
+    header = ["pre-tokens", *map(_budget_name, budgets),
+              f"vocabulary at equal compression (vs baseline at {ref:,})" if ref else "vocabulary at equal compression"]
+    rows = []
+    for key, row in section["variants"].items():
+        last = "reference" if key == "baseline" else equal_compression_text(row["equal_compression"])
+        ec = row["equal_compression"]
+        if key != "baseline" and ec["budget"] is not None:
+            last += f" ({'≤ ' if ec['reached'] == 'at most' else ''}{ec['budget']:,.0f})"
+        rows.append([row["label"], *_cells(section, key), last])
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    out += [""] + [f"- {note[0].upper()}{note[1:]}." for note in _notes(section)]
+    out += ["", "Redundancy ceiling of the baseline vocabulary (`variant_ceiling.py`'s definition: trained "
+                "entries with case or one of the 13 marks whose functok base is also an entry):", ""]
+    header = ["budget", "trained entries", "with case or marks", "with their base as an entry",
+              "ceiling (of the budget)", "(of trained entries)"]
+    rows = [[_budget_name(b), "ran out", "", "", "", ""] if c is None else
+            [_budget_name(b), f"{c['trained_entries']:,}", f"{c['variant_entries']:,}", f"{c['with_base']:,}",
+             f"{c['ceiling_pct']:.2f}%", f"{c['ceiling_of_trained_pct']:.2f}%"]
+            for b, c in zip(budgets, section["ceiling"])]
+    out += ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    if chart:
+        out += ["", f"![held-out tokens against vocabulary size]({chart})"]
+    return out
+
+
+def chart_lines(section: dict) -> list[tuple[str, str, list[tuple[int, int]]]]:
+    """(label, colour, [(budget, held-out tokens)]) per variant: its trained points, the
+    tokenizer at exhaustion included."""
+    colours = {v.key: v.colour for v in BUDGET_VARIANTS}
+    out = []
+    for key, row in section["variants"].items():
+        pts = [(b, n) for b, n in zip(section["budgets"], row["held_out_tokens"]) if n is not None]
+        if row["exhaustion"]:
+            pts.append((row["exhaustion"]["budget"], row["exhaustion"]["held_out_tokens"]))
+        out.append((row["label"], colours.get(key, "#444444"), sorted(pts)))
+    return out
