@@ -158,15 +158,15 @@ def train_counts(counts: Counter, budget: int, *, progress: bool = False) -> dic
     from tokenizers import Tokenizer as HFTokenizer
     from tokenizers import models, trainers
 
-    from ..tokenizer.train import _kept_alphabet, _word_batches
+    from ..tokenizer.train import kept_alphabet, word_batches
 
     room = budget - BYTE_TOKENS
-    alphabet = _kept_alphabet(counts, room)
+    alphabet = kept_alphabet(counts, room)
     trainer = trainers.BpeTrainer(
         vocab_size=room, min_frequency=0, special_tokens=[], show_progress=progress,
         **({} if alphabet is None else {"initial_alphabet": alphabet, "limit_alphabet": len(alphabet)}))
     hf = HFTokenizer(models.BPE(byte_fallback=True))
-    hf.train_from_iterator(_word_batches(counts), trainer)
+    hf.train_from_iterator(word_batches(counts), trainer)
     return json.loads(hf.to_str())
 
 

@@ -48,7 +48,7 @@ def train_bpe(
     special_tokens = list(dict.fromkeys(special_tokens))
     room = _alphabet_room(vocab_size, special_tokens)
     counts = _pretoken_counts(_texts(corpus), normalize, splitter, split_operators, profile)
-    alphabet = _kept_alphabet(counts, room if limit_alphabet is None else max(0, min(limit_alphabet, room)))
+    alphabet = kept_alphabet(counts, room if limit_alphabet is None else max(0, min(limit_alphabet, room)))
     trainer = trainers.BpeTrainer(
         vocab_size=vocab_size - 256,  # the trainer's count: specials, alphabet, merges
         min_frequency=min_frequency,
@@ -60,7 +60,7 @@ def train_bpe(
     )
     hf = HFTokenizer(models.BPE(byte_fallback=True))  # no normalizer, no pre-tokenizer:
     # every sequence we yield is one pre-token, i.e. one BPE word
-    hf.train_from_iterator(_word_batches(counts), trainer)
+    hf.train_from_iterator(word_batches(counts), trainer)
     return with_byte_tokens(json.loads(hf.to_str()), special_tokens)
 
 
@@ -94,7 +94,7 @@ def _pretoken_counts(texts: Iterable[str], normalize, splitter, split_operators,
     return counts
 
 
-def _kept_alphabet(counts: Counter[str], limit: int) -> list[str] | None:
+def kept_alphabet(counts: Counter[str], limit: int) -> list[str] | None:
     """The ``limit`` most frequent characters (ties: the smaller code point), or None when all
     fit. Frequencies count every occurrence, as the trainer's do."""
     if len(set("".join(counts))) <= limit:
@@ -110,7 +110,7 @@ def _kept_alphabet(counts: Counter[str], limit: int) -> list[str] | None:
     return sorted(ranked[:limit])
 
 
-def _word_batches(counts: Counter[str], size: int = 8192) -> Iterator[list[str]]:
+def word_batches(counts: Counter[str], size: int = 8192) -> Iterator[list[str]]:
     """Each pre-token as often as it occurred, in lists of about ``size``."""
     batch: list[str] = []
     for word, n in counts.items():
