@@ -47,7 +47,7 @@ function sameRun(p, a, b, len) {
 // the fold option (bit 3 "no-whitespace", bit 4 "none"; neither: "all") and the case option
 // (bit 5: "range"; clear: "capitalize"). The default, profile paper with every feature, is 7.
 const F_CASE = 1, F_MARKS = 2, F_REPEAT = 4, FOLD_NO_WHITESPACE = 8, FOLD_NONE = 16, CASE_RANGE = 32;
-export const DEFAULT_CONFIG = F_CASE | F_MARKS | F_REPEAT;
+const DEFAULT_CONFIG = F_CASE | F_MARKS | F_REPEAT;
 
 const isWhitespace = (c) => classOf(c) === CLS_W; // W of spec 3.2
 
@@ -223,7 +223,7 @@ function instructionObjects(ops) {
 // --- Options and caches -------------------------------------------------------------------------
 
 function featureFlags(features) {
-  if (features === undefined) return F_CASE | F_MARKS | F_REPEAT;
+  if (features === undefined) return DEFAULT_CONFIG;
   let flags = 0;
   for (const f of features) {
     const k = FEATURES.indexOf(f);
