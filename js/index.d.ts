@@ -1,4 +1,4 @@
-// Type declarations for functok (JavaScript), written by hand. Spec: spec/SPEC.md 1.0.1.
+// Type declarations for functok (JavaScript), written by hand. Spec: spec/SPEC.md 1.1.0.
 
 /** The format version this package implements (spec 11.1). */
 export const SPEC_VERSION: string;
@@ -13,12 +13,37 @@ export type Feature = 'case' | 'marks' | 'repeat';
 export const SPLITTERS: readonly Splitter[];
 export const FEATURES: readonly Feature[];
 
+/** The encoder profiles of spec 6.6: 'paper' (the 1.0 encoder, the default) and 'compact'. */
+export type ProfileName = 'paper' | 'compact';
+/** The `fold` option (spec 6.1): 'all' (paper), 'no-whitespace', 'none' (compact). */
+export type Fold = 'all' | 'no-whitespace' | 'none';
+/** The `case` option (spec 6.2): 'capitalize' (paper) or 'range' (compact: UPPERCASE for runs of capitals). */
+export type Case = 'capitalize' | 'range';
+/** A named choice of the encoder options (spec 6.6). Python: `functok.Profile`. */
+export interface Profile {
+  readonly fold: Fold;
+  readonly case: Case;
+}
+/** The profiles, frozen: `{ paper: { fold: 'all', case: 'capitalize' }, compact: { fold: 'none', case: 'range' } }`. */
+export const PROFILES: Readonly<Record<ProfileName, Profile>>;
+export const DEFAULT_PROFILE: 'paper';
+export const FOLDS: readonly Fold[];
+export const CASES: readonly Case[];
+/** The fold and case in effect (spec 6.6): the profile's, overridden by explicit values. Throws a TypeError for unknown ones. */
+export function encoderOptions(profile?: ProfileName, fold?: Fold | null, caseOption?: Case | null): Profile;
+
 export interface EncodeOptions {
   /** 'nfc' (default) or null: no normalization (spec 4.1). Python: `normalize`, None = null. */
   normalize?: Normalize;
   /** 'llama3' (default) or 'paper' (spec 5.1). */
   splitter?: Splitter;
-  /** For measurement only: the steps to run (default all); the output is then not canonical. */
+  /** The encoder profile, 'paper' (default) or 'compact' (spec 6.6). An unknown one throws a TypeError. */
+  profile?: ProfileName;
+  /** Overrides the profile's fold (spec 6.1); undefined or null: the profile's. */
+  fold?: Fold | null;
+  /** Overrides the profile's case (spec 6.2); undefined or null: the profile's. */
+  case?: Case | null;
+  /** For measurement only: the steps to run (default all); the output is then canonical only where it equals an option set's. */
   features?: Iterable<Feature>;
 }
 

@@ -1,20 +1,24 @@
 #!/usr/bin/env node
-// Codec throughput on files: node js/bench/codec.mjs FILE...  (MB/s of UTF-8 input, one pass each)
+// Codec throughput on files: node js/bench/codec.mjs [--profile paper|compact] FILE...
+// (MB/s of UTF-8 input, one pass each)
 import { readFileSync } from 'node:fs';
 import { encode, decode } from '../src/index.mjs';
 
-for (const file of process.argv.slice(2)) {
+const argv = process.argv.slice(2);
+const at = argv.indexOf('--profile');
+const profile = at >= 0 ? argv.splice(at, 2)[1] : 'paper';
+for (const file of argv) {
   const text = readFileSync(file, 'utf8');
   const mb = Buffer.byteLength(text) / 1e6;
   let t = performance.now();
-  const stream = encode(text);
+  const stream = encode(text, { profile });
   const te = (performance.now() - t) / 1000;
   t = performance.now();
   const back = decode(stream);
   const td = (performance.now() - t) / 1000;
   t = performance.now();
-  encode(text);
+  encode(text, { profile });
   const te2 = (performance.now() - t) / 1000;
-  console.log(JSON.stringify({ file, mb: +mb.toFixed(2), encode_mb_s: +(mb / te).toFixed(2),
+  console.log(JSON.stringify({ file, profile, mb: +mb.toFixed(2), encode_mb_s: +(mb / te).toFixed(2),
     encode_warm_mb_s: +(mb / te2).toFixed(2), decode_mb_s: +(mb / td).toFixed(2) }));
 }

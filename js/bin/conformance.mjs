@@ -1,30 +1,35 @@
 #!/usr/bin/env node
-// The conformance runner protocol (conformance/PROTOCOL.md, 1.0.0) over stdin/stdout: one JSON
+// The conformance runner protocol (conformance/PROTOCOL.md, 1.1.0) over stdin/stdout: one JSON
 // object per line. Run: functok conformance --command "node js/bin/conformance.mjs"
 import { createInterface } from 'node:readline';
 import * as functok from '../src/index.mjs';
 
 
-const PROTOCOL_VERSION = '1.0.0';
+const PROTOCOL_VERSION = '1.1.0';
 
 // JSON.stringify writes lone surrogates as \udXXX escapes (well-formed JSON.stringify, ES2019)
 // and every other character raw; escape the non-ASCII ones too, as the runner does.
 const asciiJson = (value) => JSON.stringify(value).replace(/[\u007f-\uffff]/g,
   (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
+// The encoder options of protocol 1.1.0: profile (always sent), fold and case (only when the
+// vector states them; absent, the profile's).
+const encoderOptions = (o) => ({ normalize: o.normalize, splitter: o.splitter, profile: o.profile ?? 'paper',
+  fold: o.fold, case: o.case });
+
 function run(v) {
   const o = v.options;
   switch (v.op) {
     case 'encode':
-      return functok.encode(v.input, { normalize: o.normalize, splitter: o.splitter });
+      return functok.encode(v.input, encoderOptions(o));
     case 'decode':
       return functok.decode(v.input, { errors: o.errors, maxOutput: o.max_output });
     case 'pretokens':
-      return functok.pretokens(v.input, { normalize: o.normalize, splitter: o.splitter, splitOperators: o.split_operators });
+      return functok.pretokens(v.input, { ...encoderOptions(o), splitOperators: o.split_operators });
     case 'split':
       return functok.split(v.input, { splitter: o.splitter });
     case 'pieces':
-      return functok.pieces(v.input, { normalize: o.normalize, splitter: o.splitter }).map((p) => ({
+      return functok.pieces(v.input, encoderOptions(o)).map((p) => ({
         text: p.text, start: p.start, end: p.end, instructions: p.instructions.map(String),
         base: p.base, encoded: p.encoded, slot_starts: p.slotStarts,
       }));

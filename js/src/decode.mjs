@@ -3,7 +3,7 @@ import { OPCODES } from './tables.mjs';
 import { TO_UPPER, MARKS, COMPOSE13, composeKey } from './ucd.mjs';
 import { FormatError, firstError } from './errors.mjs';
 
-const CAPITALIZE = 0xe100, REPEAT = 0xe200, MULTIREPEAT = 0xe201, ESCAPE = 0xefff;
+const CAPITALIZE = 0xe100, UPPERCASE = 0xe110, REPEAT = 0xe200, MULTIREPEAT = 0xe201, ESCAPE = 0xefff;
 export const DEFAULT_MAX_OUTPUT = 2 ** 26;
 const ARG_COUNT = new Map(OPCODES.map(([cp, , , n]) => [cp, n]));
 
@@ -114,11 +114,19 @@ class Decoder {
   applyGroup(instructions, slots, before, out) {
     const n = slots.length;
     const caps = [], repeats = [];
-    let marks = null;
+    let marks = null, named = null;
     for (const ins of instructions) {
       const op = ins.op;
       if (op === REPEAT || op === MULTIREPEAT) { repeats.push(ins); continue; }
       const pos = ins.args[0];
+      if (op === UPPERCASE) { // 7.4: the range is checked as a whole, bad-range first
+        const end = ins.args[1];
+        if (end <= pos) { this.error('bad-range', ins.offset, `end ${end} <= start ${pos}`); continue; }
+        if (end > n) { this.error('position-out-of-range', ins.offset, `slots [${pos}, ${end}) of ${n}`); continue; }
+        if (named === null) named = new Uint8Array(n);
+        named.fill(1, pos, end);
+        continue;
+      }
       if (pos >= n) { this.error('position-out-of-range', ins.offset, `slot ${pos} of ${n}`); continue; }
       if (op === CAPITALIZE) caps.push(pos);
       else {
@@ -128,9 +136,19 @@ class Decoder {
         list.push(op - 0xe101);
       }
     }
-    for (const p of caps) { // 7.5
+    // 7.5: each named slot that is a lower member takes its upper member, once (no code point is
+    // both an upper and a lower member, so a CAPITALIZE repeated on a slot changes nothing more)
+    if (named !== null) for (const p of caps) named[p] = 1;
+    else for (const p of caps) {
       const u = TO_UPPER.get(slots[p]);
       if (u !== undefined) slots[p] = u;
+    }
+    if (named !== null) {
+      for (let p = 0; p < n; p++) {
+        if (named[p] === 0) continue;
+        const u = TO_UPPER.get(slots[p]);
+        if (u !== undefined) slots[p] = u;
+      }
     }
     if (repeats.length === 0 && marks === null) {
       for (const c of slots) out.push(chr(c));

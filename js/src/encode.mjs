@@ -1,18 +1,28 @@
 // The encoder (spec 6): text -> NFC -> pieces -> fold, marks and case -> group + base.
 import { OPCODES } from './tables.mjs';
-import { DECOMP13, TO_LOWER } from './ucd.mjs';
+import { DECOMP13, TO_LOWER, TO_UPPER, classOf, CLS_W } from './ucd.mjs';
 import { FormatError } from './errors.mjs';
 import { codePoints, fromCodePoints, firstSurrogate } from './text.mjs';
 import { nfc, nfcList, clearSpanCache } from './normalize.mjs';
 import { splitEnds, pieceEnd, digitsOf } from './split.mjs';
 
-const CAPITALIZE = 0xe100, FIRST_DIACRITIC = 0xe101, REPEAT = 0xe200, MULTIREPEAT = 0xe201;
+const CAPITALIZE = 0xe100, FIRST_DIACRITIC = 0xe101, UPPERCASE = 0xe110, REPEAT = 0xe200, MULTIREPEAT = 0xe201;
 const ARG = 0xe000, ESCAPE = 0xefff;
 const MAX_ARG = 255;
 const NAMES = new Map(OPCODES.map(([cp, name]) => [cp, name]));
 const CODES = new Map(OPCODES.map(([cp, name]) => [name, cp]));
+const ARG_COUNT = new Map(OPCODES.map(([cp, , , n]) => [cp, n]));
 
 export const FEATURES = Object.freeze(['case', 'marks', 'repeat']);
+/** The values of the `fold` option (spec 6.1) and of the `case` option (spec 6.2). */
+export const FOLDS = Object.freeze(['all', 'no-whitespace', 'none']);
+export const CASES = Object.freeze(['capitalize', 'range']);
+/** The encoder profiles (spec 6.6): name -> { fold, case }. `paper` is the 1.0 encoder and the default. */
+export const PROFILES = Object.freeze({
+  paper: Object.freeze({ fold: 'all', case: 'capitalize' }),
+  compact: Object.freeze({ fold: 'none', case: 'range' }),
+});
+export const DEFAULT_PROFILE = 'paper';
 
 /** One instruction of a group: an opcode name and its arguments. */
 export class Instruction {
@@ -33,16 +43,31 @@ function sameRun(p, a, b, len) {
   return true;
 }
 
+// An encoder configuration is one small integer: the features (bits 0..2: case, marks, repeat),
+// the fold option (bit 3 "no-whitespace", bit 4 "none"; neither: "all") and the case option
+// (bit 5: "range"; clear: "capitalize"). The default, profile paper with every feature, is 7.
+const F_CASE = 1, F_MARKS = 2, F_REPEAT = 4, FOLD_NO_WHITESPACE = 8, FOLD_NONE = 16, CASE_RANGE = 32;
+const DEFAULT_CONFIG = F_CASE | F_MARKS | F_REPEAT;
+
+const isWhitespace = (c) => classOf(c) === CLS_W; // W of spec 3.2
+
+function whitespaceOnly(p, i, len) {
+  for (let m = 0; m < len; m++) if (!isWhitespace(p[i + m])) return false;
+  return true;
+}
+
 /**
- * Analyse one piece (a list of code points). Returns `ops` (the group as a flat list of code
- * points: opcodes and arguments), `insns` (when `detail`: [opcode, args] per instruction),
- * `slots` (after marks and case) and `starts` (when `detail`: where each slot begins).
+ * Analyse one piece (a list of code points) under the configuration `cfg`. Returns `ops` (the
+ * group as a flat list of code points: opcodes and arguments), `slots` (after marks and case) and
+ * `starts` (when `detail`: where each slot begins).
  */
-export function analyse(p, doCase, doMarks, doRepeat, detail) {
+export function analyse(p, cfg, detail) {
   const n = p.length;
   const slots = [];
   const starts = detail ? [] : null;
   const repeats = []; // flat: opcode, args...
+  const doRepeat = (cfg & F_REPEAT) !== 0 && (cfg & FOLD_NONE) === 0;
+  const keepWhitespace = (cfg & FOLD_NO_WHITESPACE) !== 0;
   let i = 0;
   while (i < n) {
     const c = p[i];
@@ -50,6 +75,11 @@ export function analyse(p, doCase, doMarks, doRepeat, detail) {
       // 1. runs: REPEAT has precedence at a position
       let run = 1;
       while (i + run < n && p[i + run] === c) run++;
+      if (run >= 3 && keepWhitespace && isWhitespace(c)) { // fold "no-whitespace": literal slots
+        for (let k = 0; k < run; k++) { slots.push(c); if (detail) starts.push(i + k); }
+        i += run;
+        continue;
+      }
       if (run >= 3) {
         let left = run, at = i;
         while (left > 0) {
@@ -73,6 +103,7 @@ export function analyse(p, doCase, doMarks, doRepeat, detail) {
       // (a unit whose MULTIREPEAT could not fit, s + L > 255, is not even counted: same output)
       const s = slots.length;
       for (let L = 2; L <= 8 && i + L <= n && s + L <= MAX_ARG; L++) {
+        if (keepWhitespace && whitespaceOnly(p, i, L)) continue; // not folded; the next length
         let k = 1;
         while (k < MAX_ARG && i + (k + 1) * L <= n && sameRun(p, i, i + k * L, L)) k++;
         if (k >= 3) {
@@ -91,6 +122,7 @@ export function analyse(p, doCase, doMarks, doRepeat, detail) {
     i++;
   }
   // 6.2 marks and case, slots 0..255
+  const doCase = (cfg & F_CASE) !== 0, doMarks = (cfg & F_MARKS) !== 0;
   const marks = [], caps = [];
   const last = slots.length <= MAX_ARG ? slots.length : MAX_ARG + 1;
   for (let s = 0; s < last; s++) {
@@ -108,7 +140,8 @@ export function analyse(p, doCase, doMarks, doRepeat, detail) {
     }
     slots[s] = c;
   }
-  // 6.4 the group: repeats (fold order), mark instructions (by slot, decomposition order), CAPITALIZE
+  // 6.4 the group: repeats (fold order), mark instructions (by slot, decomposition order), the
+  // case family (by start slot)
   const ops = [];
   for (let k = 0; k < repeats.length;) {
     const op = repeats[k];
@@ -118,8 +151,35 @@ export function analyse(p, doCase, doMarks, doRepeat, detail) {
     k += 1 + a;
   }
   for (let k = 0; k < marks.length; k += 2) ops.push(marks[k], ARG + marks[k + 1]);
-  for (const s of caps) ops.push(CAPITALIZE, ARG + s);
+  if ((cfg & CASE_RANGE) !== 0 && caps.length >= 2) rangeCase(slots, last, caps, ops);
+  else for (const s of caps) ops.push(CAPITALIZE, ARG + s);
   return { ops, slots, starts };
+}
+
+/**
+ * The range rule of spec 6.2 (case "range"): a maximal run of slots among 0..254 that are each a
+ * capital or caseless, holding at least 2 capitals, is one UPPERCASE(first, last + 1); any other
+ * capital gets CAPITALIZE. `slots` are lowered already, `caps` the capital slots in ascending
+ * order, `last` the number of slots that take instructions (at most 256). Appends to `ops`.
+ */
+function rangeCase(slots, last, caps, ops) {
+  const limit = last < MAX_ARG ? last : MAX_ARG;
+  let ci = 0; // caps[ci] is the next capital slot
+  let s = 0;
+  while (s < limit) {
+    if (caps[ci] !== s && TO_UPPER.has(slots[s])) { s++; continue; } // a lower slot
+    const first = ci;
+    let e = s;
+    while (e < limit) {
+      if (caps[ci] === e) ci++;
+      else if (TO_UPPER.has(slots[e])) break;
+      e++;
+    }
+    if (ci - first >= 2) ops.push(UPPERCASE, ARG + s, ARG + e);
+    else if (ci > first) ops.push(CAPITALIZE, ARG + caps[first]);
+    s = e;
+  }
+  if (ci < caps.length) ops.push(CAPITALIZE, ARG + caps[ci]); // slot 255, the only one left
 }
 
 /** The base as written in the stream: escapes before U+E000..U+EFFF (6.3). */
@@ -143,7 +203,7 @@ function groupString(ops) {
 function instructionCodes(ops) {
   const out = [];
   for (let k = 0; k < ops.length;) {
-    const a = ops[k] === MULTIREPEAT ? 3 : ops[k] === REPEAT ? 2 : 1;
+    const a = ARG_COUNT.get(ops[k]);
     out.push(String.fromCharCode.apply(null, ops.slice(k, k + 1 + a)));
     k += 1 + a;
   }
@@ -153,7 +213,7 @@ function instructionCodes(ops) {
 function instructionObjects(ops) {
   const out = [];
   for (let k = 0; k < ops.length;) {
-    const a = ops[k] === MULTIREPEAT ? 3 : ops[k] === REPEAT ? 2 : 1;
+    const a = ARG_COUNT.get(ops[k]);
     out.push(new Instruction(NAMES.get(ops[k]), ops.slice(k + 1, k + 1 + a).map((x) => x - ARG)));
     k += 1 + a;
   }
@@ -163,7 +223,7 @@ function instructionObjects(ops) {
 // --- Options and caches -------------------------------------------------------------------------
 
 function featureFlags(features) {
-  if (features === undefined) return 7;
+  if (features === undefined) return DEFAULT_CONFIG;
   let flags = 0;
   for (const f of features) {
     const k = FEATURES.indexOf(f);
@@ -171,6 +231,31 @@ function featureFlags(features) {
     flags |= 1 << k;
   }
   return flags;
+}
+
+/**
+ * The `fold` and `case` options in effect (spec 6.6): the profile's, each overridden by an option
+ * given explicitly (undefined or null: the profile's). Throws a TypeError (a usage error, not a
+ * FormatError) for an unknown profile or value.
+ */
+export function encoderOptions(profile = DEFAULT_PROFILE, fold = null, caseOption = null) {
+  const chosen = typeof profile === 'string' && Object.hasOwn(PROFILES, profile) ? PROFILES[profile] : undefined;
+  if (chosen === undefined) {
+    throw new TypeError(`unknown profile ${JSON.stringify(profile)}; known: ${Object.keys(PROFILES).join(', ')}`);
+  }
+  const f = fold ?? chosen.fold, c = caseOption ?? chosen.case;
+  if (!FOLDS.includes(f)) throw new TypeError(`fold must be one of ${FOLDS.join(', ')}, not ${JSON.stringify(f)}`);
+  if (!CASES.includes(c)) throw new TypeError(`case must be one of ${CASES.join(', ')}, not ${JSON.stringify(c)}`);
+  return { fold: f, case: c };
+}
+
+/** The configuration integer of an encoder call's options. */
+function configOf(features, profile, fold, caseOption) {
+  const flags = featureFlags(features);
+  if (profile === DEFAULT_PROFILE && fold == null && caseOption == null) return flags; // the common call
+  const o = encoderOptions(profile, fold, caseOption);
+  return flags | (o.fold === 'no-whitespace' ? FOLD_NO_WHITESPACE : o.fold === 'none' ? FOLD_NONE : 0)
+    | (o.case === 'range' ? CASE_RANGE : 0);
 }
 
 function checkNormalize(normalize) {
@@ -188,21 +273,21 @@ function checkText(text) {
 }
 
 const CACHE_LIMIT = 1 << 16;
-const caches = new Map(); // feature flags -> Map(piece -> [encoded, pretokens])
+const caches = new Map(); // configuration -> Map(piece -> [encoded, group, units, changed])
 
 /** Forget every cached piece (benchmarks use this for a cold start). */
 export function clearCaches() { caches.clear(); tables.clear(); clearSpanCache(); }
 
-function cacheFor(flags) {
-  let c = caches.get(flags);
-  if (c === undefined) { c = new Map(); caches.set(flags, c); }
+function cacheFor(cfg) {
+  let c = caches.get(cfg);
+  if (c === undefined) { c = new Map(); caches.set(cfg, c); }
   else if (c.size >= CACHE_LIMIT) c.clear();
   return c;
 }
 
 /** A piece's cache entry: [encoded, group (flat code points), encoded as UTF-16 units, changed]. */
-function encodePieceString(piece, flags) {
-  const r = analyse(codePoints(piece), flags & 1, flags & 2, flags & 4, false);
+function encodePieceString(piece, cfg) {
+  const r = analyse(codePoints(piece), cfg, false);
   const encoded = groupString(r.ops) + baseString(r.slots);
   const units = new Uint16Array(encoded.length);
   for (let k = 0; k < encoded.length; k++) units[k] = encoded.charCodeAt(k);
@@ -315,16 +400,16 @@ class PieceTable {
     this.size++;
   }
 }
-const tables = new Map(); // feature flags -> PieceTable
+const tables = new Map(); // configuration -> PieceTable
 
 /**
  * Encode text to a stream (spec 6): normalize, then cut and encode piece by piece in one scan.
  * Each piece is copied into the output buffer as it is checked; a piece that encodes to itself
  * (the usual case) stays, any other is overwritten with its encoding, from the piece cache.
  */
-export function encode(text, { normalize = 'nfc', splitter = 'llama3', features } = {}) {
+export function encode(text, { normalize = 'nfc', splitter = 'llama3', profile = DEFAULT_PROFILE, fold, case: caseOption, features } = {}) {
   checkNormalize(normalize);
-  const flags = featureFlags(features);
+  const cfg = configOf(features, profile, fold, caseOption);
   const digits = digitsOf(splitter);
   if (typeof text !== 'string') throw new TypeError(`expected a string, not ${typeof text}`);
   let t = text;
@@ -332,9 +417,9 @@ export function encode(text, { normalize = 'nfc', splitter = 'llama3', features 
   else checkText(text);
   const n = t.length;
   if (n === 0) return t;
-  const mask = 8 | (flags & 3), repeats = (flags & 4) !== 0;
-  let table = tables.get(flags);
-  if (table === undefined) { table = new PieceTable(10, 17); tables.set(flags, table); }
+  const mask = 8 | (cfg & (F_CASE | F_MARKS)), repeats = (cfg & F_REPEAT) !== 0 && (cfg & FOLD_NONE) === 0;
+  let table = tables.get(cfg);
+  if (table === undefined) { table = new PieceTable(10, 17); tables.set(cfg, table); }
   let buf = new Uint16Array(n + (n >> 3) + 64);
   let j = 0; // buf[0:j] is the stream so far
   let changed = false;
@@ -357,7 +442,7 @@ export function encode(text, { normalize = 'nfc', splitter = 'llama3', features 
       const at = table.slot(buf, j, len, h);
       let hit = table.values[at];
       if (hit === null) {
-        hit = encodePieceString(t.slice(start, end), flags);
+        hit = encodePieceString(t.slice(start, end), cfg);
         table.insert(at, buf, j, len, h, hit);
       }
       const units = hit[2];
@@ -372,20 +457,20 @@ export function encode(text, { normalize = 'nfc', splitter = 'llama3', features 
 }
 
 /** The pre-tokens BPE sees (spec 9); they concatenate to encode(text). */
-export function pretokens(text, { normalize = 'nfc', splitter = 'llama3', splitOperators = true, features } = {}) {
+export function pretokens(text, { normalize = 'nfc', splitter = 'llama3', splitOperators = true, profile = DEFAULT_PROFILE, fold, case: caseOption, features } = {}) {
   checkNormalize(normalize);
-  const flags = featureFlags(features);
+  const cfg = configOf(features, profile, fold, caseOption);
   const digits = digitsOf(splitter);
   const t = normalized(text, normalize);
   const ends = splitEnds(t, digits);
-  const cache = cacheFor(flags);
+  const cache = cacheFor(cfg);
   const out = [];
   let start = 0;
   for (let k = 0; k < ends.length; k++) {
     const piece = t.slice(start, ends[k]);
     start = ends[k];
     let hit = cache.get(piece);
-    if (hit === undefined) { hit = encodePieceString(piece, flags); cache.set(piece, hit); }
+    if (hit === undefined) { hit = encodePieceString(piece, cfg); cache.set(piece, hit); }
     if (!splitOperators || hit[1].length === 0) out.push(hit[0]);
     else {
       const codes = instructionCodes(hit[1]);
@@ -398,9 +483,9 @@ export function pretokens(text, { normalize = 'nfc', splitter = 'llama3', splitO
 }
 
 /** Each piece with its offsets in the original text, instructions and base (spec 6.5). */
-export function pieces(text, { normalize = 'nfc', splitter = 'llama3', features } = {}) {
+export function pieces(text, { normalize = 'nfc', splitter = 'llama3', profile = DEFAULT_PROFILE, fold, case: caseOption, features } = {}) {
   checkNormalize(normalize);
-  const flags = featureFlags(features);
+  const cfg = configOf(features, profile, fold, caseOption);
   const digits = digitsOf(splitter);
   checkText(text);
   let cps = codePoints(text);
@@ -418,7 +503,7 @@ export function pieces(text, { normalize = 'nfc', splitter = 'llama3', features 
     unit = cut[k];
     const p = codePoints(piece);
     const end = position + p.length;
-    const r = analyse(p, flags & 1, flags & 2, flags & 4, true);
+    const r = analyse(p, cfg, true);
     const base = baseString(r.slots);
     const instructions = instructionObjects(r.ops);
     out.push({

@@ -16,7 +16,10 @@ const ROOT = join(JS, '..');
 const VECTORS = join(ROOT, 'conformance', 'vectors');
 const SPEC_VERSION = JSON.parse(readFileSync(join(ROOT, 'spec', 'opcodes.json'), 'utf8')).spec_version;
 const ADAPTER = join(JS, 'bin', 'conformance.mjs');
-const DEFAULTS = { normalize: 'nfc', splitter: 'llama3', split_operators: true, errors: 'strict', max_output: 2 ** 26 };
+// the protocol version the suite states (conformance/PROTOCOL.md: "**Protocol version X.Y.Z.**")
+const PROTOCOL_VERSION = readFileSync(join(ROOT, 'conformance', 'PROTOCOL.md'), 'utf8')
+  .match(/\*\*Protocol version (\d+\.\d+\.\d+)\.\*\*/)[1];
+const DEFAULTS = { normalize: 'nfc', splitter: 'llama3', split_operators: true, errors: 'strict', max_output: 2 ** 26, profile: 'paper' };
 
 function loadVectors() {
   const out = [];
@@ -49,8 +52,8 @@ function judgePiece(want, got) {
 test('every vector passes through the protocol adapter', async (t) => {
   const s = session();
   t.after(() => s.kill()); // a failed assertion must not leave the adapter running
-  const hello = await s.send({ cmd: 'start', protocol_version: '1.0.0' });
-  assert.equal(hello.protocol_version, '1.0.0');
+  const hello = await s.send({ cmd: 'start', protocol_version: PROTOCOL_VERSION });
+  assert.equal(hello.protocol_version, PROTOCOL_VERSION);
   assert.deepEqual(hello.spec_versions, [SPEC_VERSION]);
   let seq = 0;
   const counts = {};

@@ -15,7 +15,10 @@ export function prng(seed) {
 const MARKS = [0x300, 0x301, 0x302, 0x303, 0x304, 0x307, 0x308, 0x30a, 0x30b, 0x30c, 0x326, 0x327, 0x328,
   0x323, 0x31b, 0x306, 0x309, 0x345, 0x5b0, 0x93c, 0x3099, 0x1d165];
 const WORDS = ['Hello', 'WORLD', 'Tiếng', 'İstanbul', 'Łódź', 'Άλφα', 'ǅ', 'ẞ', 'don\'t', "WE'LL", 'x = 1;\n',
-  '    ', '\n\n', '\t', 'aaab', 'abcabcabc', 'HaHaHa', '12345', '가각', '\u1100\u1161\u11a8', 'Å', 'Ω', 'ﬁ'];
+  '    ', '\n\n', '\t', 'aaab', 'abcabcabc', 'HaHaHa', '12345', '가각', '\u1100\u1161\u11a8', 'Å', 'Ω', 'ﬁ',
+  // range case (spec 6.2): runs of capitals with caseless edges and gaps, marks, the 255 limit
+  'HTTPServer', 'MAX_SIZE', ' UNICEF', 'McDONALD', 'İSTANBUL', 'STRAßE', 'ǅAB', 'ÉCOLE', 'ŁÓDŹ', 'A1B2', '__INIT__',
+  'HTTP2_SERVER', 'AAAB', 'ÉÉÉ', 'getHTTPResponse', 'XıY', '(FOO)', '𐐀𐐁', 'МИР', '\n \n \n \n', ' \t \t \t', '\u3000\u3000\u3000'];
 
 function randomCodePoint(r) {
   const k = r();
@@ -48,6 +51,10 @@ export function randomText(r, maxLength = 40) {
       const unit = Array.from({ length: 2 + Math.floor(r() * 7) }, () => String.fromCodePoint(randomCodePoint(r))).join('');
       parts.push(unit.repeat(1 + Math.floor(r() * 4)));
     } else if (t < 0.23) parts.push('a'.repeat(250 + Math.floor(r() * 20)));
+    else if (t < 0.235) { // a long piece with capitals around slot 255 (spec 6.2: runs stop at 254)
+      const head = 'abcdefghi'.repeat(30).slice(0, 250 + Math.floor(r() * 8));
+      parts.push(head + 'ABCDEFGH'.slice(0, 1 + Math.floor(r() * 8)) + (r() < 0.5 ? 'x' : ''));
+    } else if (t < 0.24) parts.push('ABCDEFGHI'.repeat(30).slice(0, 250 + Math.floor(r() * 12)));
     else parts.push(String.fromCodePoint(randomCodePoint(r)));
   }
   return parts.join('');
@@ -60,7 +67,7 @@ export function randomSoup(r, maxLength = 30) {
   for (let k = 0; k < n; k++) {
     const t = r();
     if (t < 0.3) out.push(0xe000 + Math.floor(r() * 8));
-    else if (t < 0.5) out.push([0xe100, 0xe101, 0xe107, 0xe10d, 0xe10e, 0xe200, 0xe201, 0xe300][Math.floor(r() * 8)]);
+    else if (t < 0.5) out.push([0xe100, 0xe101, 0xe107, 0xe10d, 0xe10e, 0xe110, 0xe110, 0xe111, 0xe200, 0xe201, 0xe300][Math.floor(r() * 11)]);
     else if (t < 0.55) out.push(0xefff);
     else if (t < 0.6) out.push(0xd800 + Math.floor(r() * 0x800));
     else out.push(randomCodePoint(r));

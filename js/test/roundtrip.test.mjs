@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import * as functok from '../src/index.mjs';
 import { prng, randomText, randomSoup } from './gen.mjs';
 import { codePoints } from '../src/text.mjs';
+import { TO_UPPER, TO_LOWER } from '../src/ucd.mjs';
 
 const N = 3000;
 
@@ -87,4 +88,58 @@ test('giant pieces and long whitespace stay fast (spec 12.3, 12.4)', () => {
     assert.equal(functok.decode(functok.encode(x)), x);
   }
   assert.ok(Date.now() - t0 < 5000, `took ${Date.now() - t0} ms`);
+});
+
+// Spec 1.1.0: the profiles and option sets of 6.6; the decoder takes no profile (obligation 3 of 1.2).
+const OPTION_SETS = [{ profile: 'compact' }, { profile: 'paper' }, { fold: 'no-whitespace' }, { fold: 'none' },
+  { case: 'range' }, { profile: 'compact', fold: 'all' }, { profile: 'compact', fold: 'no-whitespace' },
+  { profile: 'compact', case: 'capitalize' }];
+
+test('every profile and option set round-trips, and pieces and pre-tokens concatenate to its stream', () => {
+  const r = prng(5);
+  for (let k = 0; k < N / 3; k++) {
+    const x = randomText(r);
+    for (const o of OPTION_SETS) {
+      for (const splitter of functok.SPLITTERS) {
+        const ctx = `${JSON.stringify(o)} ${splitter} ${JSON.stringify(x)}`;
+        const raw = functok.encode(x, { ...o, normalize: null, splitter });
+        assert.equal(functok.decode(raw), x, ctx);
+        const stream = functok.encode(x, { ...o, splitter });
+        assert.equal(functok.decode(stream), functok.nfc(x), ctx);
+        assert.equal(functok.pretokens(x, { ...o, splitter }).join(''), stream, ctx);
+        assert.equal(functok.pretokens(x, { ...o, splitter, splitOperators: false }).join(''), stream, ctx);
+        assert.equal(functok.pieces(x, { ...o, splitter }).map((p) => p.encoded).join(''), stream, ctx);
+      }
+    }
+    // the default is paper, and fold none emits no repeat-family instruction
+    assert.equal(functok.encode(x, { profile: 'paper' }), functok.encode(x));
+    assert.doesNotMatch(functok.encode(x, { profile: 'compact' }).replace(/\uefff[^]/gu, ''), /[\ue200\ue201]/);
+    assert.doesNotMatch(functok.encode(x).replace(/\uefff[^]/gu, ''), /\ue110/);
+  }
+});
+
+test('profiles and options: PROFILES as in spec 6.6, explicit options override, unknown values are usage errors', () => {
+  assert.deepEqual(JSON.parse(JSON.stringify(functok.PROFILES)),
+    { paper: { fold: 'all', case: 'capitalize' }, compact: { fold: 'none', case: 'range' } });
+  assert.ok(Object.isFrozen(functok.PROFILES) && Object.isFrozen(functok.PROFILES.compact));
+  assert.deepEqual(functok.encoderOptions('compact', 'all'), { fold: 'all', case: 'range' });
+  assert.deepEqual(functok.encoderOptions('paper', null, 'range'), { fold: 'all', case: 'range' });
+  for (const bad of [{ profile: 'fast' }, { profile: 'toString' }, { profile: null }, { fold: 'some' }, { case: 'upper' }]) {
+    for (const f of [functok.encode, functok.pieces, functok.pretokens]) {
+      assert.throws(() => f('Hello', bad), (e) => e instanceof TypeError && !(e instanceof functok.FormatError), JSON.stringify(bad));
+    }
+  }
+  assert.equal(functok.encode('AAA', { profile: 'compact', fold: 'all' }), '\ue200\ue000\ue003\ue100\ue000a');
+});
+
+test('UPPERCASE decodes alike however case instructions overlap (spec 7.5), with marks after case', () => {
+  const want = 'ABC';
+  for (const g of ['\ue110\ue000\ue003', '\ue100\ue001\ue110\ue000\ue003', '\ue110\ue000\ue002\ue110\ue001\ue003',
+    '\ue110\ue000\ue003\ue110\ue000\ue003', '\ue100\ue000\ue100\ue000\ue110\ue001\ue003', '\ue110\ue001\ue003\ue100\ue000']) {
+    assert.equal(functok.decode(g + 'abc'), want, JSON.stringify(g));
+  }
+  assert.equal(functok.decode('\ue107\ue000\ue110\ue000\ue002is'), '\u0130S');
+  assert.equal(functok.decode('\ue110\ue000\ue002\ue200\ue000\ue003ab'), 'AAAB'); // case before repeats
+  // no code point is both an upper and a lower member, so case changes a slot at most once
+  for (const c of TO_UPPER.keys()) assert.ok(!TO_LOWER.has(c), c.toString(16));
 });

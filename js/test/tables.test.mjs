@@ -25,3 +25,11 @@ test('no host Unicode data in the sources: no normalize(), no \p{} escapes, no c
     assert.doesNotMatch(src, /\.normalize\(|\\[pP]\{|toUpperCase|toLowerCase|toLocale|localeCompare|Intl\./, f);
   }
 });
+
+test('every opcode of spec/opcodes.json is in the tables with its argument count (UPPERCASE since 1.1.0)', async () => {
+  const spec = JSON.parse(readFileSync(fileURLToPath(new URL('../../spec/opcodes.json', import.meta.url)), 'utf8'));
+  const { OPCODES, SPEC_VERSION } = await import('../src/tables.mjs');
+  assert.equal(SPEC_VERSION, spec.spec_version);
+  assert.deepEqual(OPCODES, spec.opcodes.map((o) => [parseInt(o.code_point.slice(2), 16), o.name, o.family, o.args.length]));
+  assert.deepEqual(OPCODES.find((o) => o[1] === 'UPPERCASE'), [0xe110, 'UPPERCASE', 'case', 2]);
+});
