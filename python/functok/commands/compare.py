@@ -45,6 +45,7 @@ from .compare_corpus import (DEFAULT_HELD_OUT_EVERY, DEFAULT_MAX_LINE, Corpus, d
                              unique_names)
 from ..normalize import nfc
 from . import budgets as equal_budgets
+from . import run_alone
 from .compare_train import (BASELINE, BYTE_TOKENS, EXHAUSTION_VOCAB_SIZE, FUNCTIONALIZER, SPECIAL_TOKENS,  # noqa: F401
                             VARIANTS, Variant, count_pretokens, fill_greedy_cache, instruction_tokens, token_count,
                             train_bpe, vocabulary_for, vocabulary_stats, with_byte_fallback)
@@ -338,10 +339,7 @@ def add_command(subparsers: Any) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="functok compare", description=__doc__.splitlines()[0])
-    configure(parser)
-    args = parser.parse_args(argv)
-    return args.func(args)
+    return run_alone("functok compare", __doc__.splitlines()[0], configure, argv)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,8 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Sequence
 
+from . import run_alone
+
 # URL prefixes the page uses, relative to the repository root; anything else is a 404.
 SERVED_PREFIXES = ("/web-demo/", "/wasm/dist/", "/spec/opcodes.json")
 PAGE = "/web-demo/"
@@ -111,10 +113,7 @@ def add_command(subparsers: Any) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="functok demo", description="Serve the web demo locally.")
-    configure(parser)
-    args = parser.parse_args(argv)
-    return args.func(args)
+    return run_alone("functok demo", "Serve the web demo locally.", configure, argv)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from ..tokenizer.errors import TokenizerFileError
 from ..tokenizer.external import PATTERNS, find_gpt2_tiktoken, load_vocabulary
 from ..tokenizer.tsr import BUCKETS, Report, measure
 from ..tokenizer.vocabulary import Vocabulary
+from . import run_alone
 
 __all__ = ["BUCKETS", "Report", "add_command", "format_table", "measure"]
 
@@ -166,10 +167,7 @@ def add_command(subparsers: Any) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="functok tsr", description=__doc__.splitlines()[0])
-    configure(parser)
-    args = parser.parse_args(argv)
-    return args.func(args)
+    return run_alone("functok tsr", __doc__.splitlines()[0], configure, argv)
 
 
 if __name__ == "__main__":
