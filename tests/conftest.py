@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from hypothesis import strategies as st
 
 REPO = Path(__file__).resolve().parents[1]
 UDHR = REPO.parent / "shared" / "corpora" / "udhr"
@@ -36,3 +37,27 @@ def read_text_or_none(path: Path) -> str | None:
         return path.read_text(encoding="utf-8")
     except (UnicodeDecodeError, OSError):
         return None
+
+
+def blocks_of(text: str, sizes: list[int]):
+    """``text`` in blocks of the given sizes, then the rest in one block (as reads of a file give)."""
+    i = 0
+    for size in sizes:
+        if i >= len(text):
+            return
+        yield text[i:i + size]
+        i += size
+    if i < len(text):
+        yield text[i:]
+
+
+def damaged(draw, ids: list[int], pool, max_edits: int) -> list[int]:
+    """``ids`` with up to ``max_edits`` random edits (Hypothesis ``draw``): an id deleted, or a
+    unit of ids drawn from the strategy ``pool`` inserted."""
+    for _ in range(draw(st.integers(0, max_edits))):
+        at = draw(st.integers(0, len(ids)))
+        if draw(st.booleans()) and at < len(ids):
+            del ids[at]
+        else:
+            ids[at:at] = draw(pool)
+    return ids

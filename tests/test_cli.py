@@ -15,7 +15,7 @@ from functok import decode, encode
 from functok.chunks import InputError, read_utf8, stream_chunks, text_chunks
 from functok.cli import escape_private_use, main, unescape
 
-from conftest import read_text_or_none, stdlib_sources
+from conftest import blocks_of, read_text_or_none, stdlib_sources
 
 
 def run_cli(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess:
@@ -84,15 +84,6 @@ def test_malformed_stream_names_kind_and_offset():
 
 # --- chunking ------------------------------------------------------------------------------
 
-def blocks_of(text: str, sizes: list[int]):
-    i = 0
-    for size in sizes:
-        if i >= len(text):
-            return
-        yield text[i:i + size]
-        i += size
-    if i < len(text):
-        yield text[i:]
 
 
 sample_text = st.lists(st.sampled_from(list("ab AB\n\t.é\u0301'Ss1") + ["\ue000", "ǅ", "  ", "\n\n", "Sss"]), max_size=150).map("".join)

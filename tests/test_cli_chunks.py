@@ -21,19 +21,10 @@ from hypothesis import strategies as st
 from functok import FormatError, decode, encode
 from functok import chunks as chunks_module
 from functok.chunks import stream_chunks, text_chunks
+from conftest import blocks_of
 from functok.cli import decode_blocks, main
 
 
-def blocks_of(text: str, sizes: list[int]):
-    """``text`` in blocks of the given sizes, then the rest in one block."""
-    i = 0
-    for size in sizes:
-        if i >= len(text):
-            return
-        yield text[i:i + size]
-        i += size
-    if i < len(text):
-        yield text[i:]
 
 
 def outcome(fn, *args, **kwargs):

@@ -1,4 +1,5 @@
 """DecodeStream against Tokenizer.decode (issue 11, items 4 and 9), on the shipped small tokenizer.
+from conftest import damaged
 
 One rule for both: the concatenation of what the stream returns is ``Tokenizer.decode`` of the
 same ids, in both modes and for every ``max_output``; in strict mode both raise the same error
@@ -17,6 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conftest import damaged
 from functok import FormatError
 from functok.tokenizer import (
     ByteFallbackError,
@@ -77,13 +79,7 @@ def model_ids(draw) -> list[int]:
     tokenizer = draw(st.sampled_from([TOK, TOK_COMPACT]))  # compact: UPPERCASE, no repeats
     ids = tokenizer.encode(text, segmentation=draw(st.sampled_from(["greedy", "optimal"])),
                            disallowed_special=()).ids
-    for _ in range(draw(st.integers(0, 3))):
-        at = draw(st.integers(0, len(ids)))
-        if draw(st.booleans()) and at < len(ids):
-            del ids[at]
-        else:
-            ids[at:at] = draw(pool)
-    return ids
+    return damaged(draw, ids, pool, 3)
 
 
 def _error(e: Exception) -> tuple:

@@ -12,6 +12,7 @@ import functok
 from functok.normalize import nfc
 from functok.tokenizer import FORMAT_VERSION, DecodeStream, Tokenizer
 
+from conftest import damaged
 from fixtures.trained import need_tokenizers, stdlib_texts, stdlib_tokenizer, udhr_texts
 
 SEGMENTATIONS = [
@@ -314,13 +315,7 @@ def model_ids(draw):
     # a real encoding (groups followed by text split over several tokens), perhaps damaged
     text = draw(st.text("qQzZxXéÉüÜ #\n\ue000", max_size=16))
     ids = t.encode(text, segmentation=draw(st.sampled_from(["greedy", "optimal"]))).ids
-    for _ in range(draw(st.integers(0, 2))):
-        at = draw(st.integers(0, len(ids)))
-        if draw(st.booleans()) and at < len(ids):
-            del ids[at]
-        else:
-            ids[at:at] = draw(pool)
-    return ids
+    return damaged(draw, ids, pool, 2)
 
 
 @given(model_ids())

@@ -46,7 +46,7 @@ from .compare_corpus import (DEFAULT_HELD_OUT_EVERY, DEFAULT_MAX_LINE, Corpus, d
 from ..normalize import nfc
 from . import budgets as equal_budgets
 from . import run_alone
-from .compare_train import (BASELINE, BYTE_TOKENS, EXHAUSTION_VOCAB_SIZE, FUNCTIONALIZER, SPECIAL_TOKENS,  # noqa: F401
+from .compare_train import (BASELINE, BYTE_TOKENS, EXHAUSTION_VOCAB_SIZE, FUNCTIONALIZER, SPECIAL_TOKENS,
                             VARIANTS, Variant, count_pretokens, fill_greedy_cache, instruction_tokens, token_count,
                             train_bpe, vocabulary_for, vocabulary_stats, with_byte_fallback)
 
