@@ -1,5 +1,8 @@
 """The corpora of ``functok compare``: documents, the held-out split, and bad input.
 
+Files and records are read by the shared reader, :mod:`.corpus` (``.txt``, ``.jsonl``, their
+``.gz`` forms, folders of them), which ``functok train`` and ``functok tokenize`` use too.
+
 **Documents.** A ``.jsonl`` record (its ``--field``) is one document. A ``.txt`` file is cut
 into documents after each blank line (the pieces concatenate back to the file, so no character
 is lost), so that a single large file still gives a held-out set. A standard-library ``.py``
@@ -11,7 +14,7 @@ and, for source files, by file. If no document's hash qualifies, the one with th
 hash is held out.
 
 **Bad input.** A missing path, a folder that cannot be listed, an unreadable file, invalid
-UTF-8 (named by file and byte offset) or a bad ``.jsonl`` line stops the run with a message
+UTF-8 (named by file and byte offset; in a ``.jsonl`` file it makes that line bad) or a bad ``.jsonl`` line stops the run with a message
 and exit status 2, unless ``skip_bad`` is set: then the folder, file or line is skipped and
 counted. A ``.jsonl`` line is bad unless it is a JSON object whose field is a string that is
 text: a lone surrogate, which only a ``\\u`` escape can make, is not (no tokenizer can take
@@ -26,29 +29,22 @@ skip.
 
 from __future__ import annotations
 
-import json
 import os
 import re
-import stat
 import sysconfig
 import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..chunks import InputError, read_utf8
+from ..chunks import InputError
+from .corpus import (TEXT_SUFFIXES, BadRecord, CorpusReader, Document, _has_long_line, paragraphs, read_text,
+                     record_text, shown)
 
 DEFAULT_HELD_OUT_EVERY = 20
 DEFAULT_MAX_LINE = 100_000
-TEXT_SUFFIXES = (".txt", ".jsonl")
-_PARAGRAPH_END = re.compile(r"(?<=\n\n)(?=[^\n])")  # a cut after a blank line
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-@dataclass
-class Document:
-    name: str
-    text: str
+__all__ = ["TEXT_SUFFIXES", "BadRecord", "Corpus", "Document", "default_corpora", "load_corpus", "paragraphs",
+           "read_text", "record_text", "shown", "unique_names"]
 
 
 @dataclass
@@ -129,100 +125,20 @@ class Corpus:
                 for reason, n in by_reason.items()]
 
 
-# --- Reading --------------------------------------------------------------------------------
+# --- Reading: the shared reader (.corpus), with the paragraphs and checks compare needs ------
 
 
-def read_text(path: Path) -> str:
-    """The whole file as strict UTF-8; InputError names the file (and the byte offset)."""
-    try:
-        handle = open(path, "rb")
-    except OSError as error:  # also a file that vanished since the folder was listed
-        raise InputError(f"{shown(path)}: cannot read: {error.strerror}") from None
-    with handle:
-        try:
-            return "".join(read_utf8(handle, shown(path)))
-        except OSError as error:
-            raise InputError(f"{shown(path)}: cannot read: {error.strerror}") from None
-
-
-def paragraphs(text: str) -> list[str]:
-    """``text`` cut after each blank line; the parts concatenate back to ``text``."""
-    return [p for p in _PARAGRAPH_END.split(text) if p]
-
-
-class BadRecord(ValueError):
-    """A .jsonl line that is not a record with a text field: ``kind`` counts it in the
-    report, ``detail`` says what is wrong with it."""
-
-    def __init__(self, kind: str, detail: str) -> None:
-        super().__init__(detail)
-        self.kind, self.detail = kind, detail
-
-
-def record_text(line: str, field_name: str) -> str:
-    """The text of one .jsonl line: the string in field ``field_name`` of a JSON object.
-
-    >>> record_text('{"text": "a"}', "text")
-    'a'
-    >>> record_text('[1, 2]', "text")
-    Traceback (most recent call last):
-    functok.commands.compare_corpus.BadRecord: expected a JSON object with the field 'text', found an array
-    """
-    try:
-        record = json.loads(line)
-    except json.JSONDecodeError as error:
-        raise BadRecord("not JSON", f"not JSON: {error.msg} at column {error.colno}") from None
-    except (ValueError, RecursionError) as error:  # a number over the digit limit; deep nesting
-        detail = "nested too deeply" if isinstance(error, RecursionError) else str(error)
-        raise BadRecord("not JSON", f"not JSON: {detail}") from None
-    if not isinstance(record, dict):
-        raise BadRecord("not a JSON object",
-                        f"expected a JSON object with the field {field_name!r}, found {_json_type(record)}")
-    if field_name not in record:
-        raise BadRecord(f"no field {field_name!r}", f"no field {field_name!r} in the JSON object")
-    value = record[field_name]
-    if not isinstance(value, str):
-        raise BadRecord(f"field {field_name!r} not a string",
-                        f"field {field_name!r} is {_json_type(value)}, expected a string")
-    # only a \u escape can make a surrogate (the file is UTF-8); it is not text, and no tokenizer takes it
-    surrogate = ("\\ud" in line or "\\uD" in line) and _SURROGATE.search(value)
-    if surrogate:
-        raise BadRecord("a lone surrogate",
-                        f"field {field_name!r} holds a lone surrogate U+{ord(surrogate.group()):04X} "
-                        f"(a \\u escape that is not text) at code point {surrogate.start()}")
-    return value
-
-
-def _json_type(value: object) -> str:
-    names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
-             int: "a number", float: "a number", type(None): "null"}
-    return names.get(type(value), type(value).__name__)
-
-
-def jsonl_documents(path: Path, text: str, field_name: str, skip_bad: bool, corpus: Corpus) -> list[Document]:
-    out = []
-    name = shown(path)
-    # not splitlines(): a JSON string may hold U+2028 as it is
-    for number, line in enumerate(text.split("\n"), 1):
-        if not line.strip():
-            continue
-        where = f"{name}:{number}"
-        try:
-            value = record_text(line, field_name)
-        except BadRecord as error:
-            if not skip_bad:
-                raise InputError(f"{where}: {error.detail} (--skip-bad skips such lines)") from None
-            corpus.skipped.append({"what": where, "reason": f"bad .jsonl line: {error.kind}", "characters": 0,
-                                   "detail": error.detail})
-            continue
-        out.append(Document(where, value))
-    return out
-
-
-def _has_long_line(text: str, limit: int) -> bool:
-    if len(text) <= limit:
-        return False
-    return any(len(line) > limit for line in text.split("\n"))
+def load_corpus(paths: list[str], *, field: str = "text", skip_bad: bool = False,
+                max_line: int = DEFAULT_MAX_LINE, held_out_every: int = DEFAULT_HELD_OUT_EVERY) -> Corpus:
+    # os.path.realpath, not Path.resolve(): that raises RuntimeError on a link loop (Python 3.11)
+    name = _file_name(Path(os.path.realpath(paths[0])).name or "corpus")
+    corpus = Corpus(name=name, source=", ".join(map(shown, paths)), documents=[], held_out_every=held_out_every)
+    reader = CorpusReader(paths, field=field, skip_bad=skip_bad, unit="paragraphs", max_line=max_line)
+    corpus.skipped = reader.skipped  # the reader records every skip here, in order
+    corpus.documents = [Document(doc.name, doc.text) for doc in reader.documents()]
+    corpus.files = reader.files_read
+    corpus.check()
+    return corpus
 
 
 def add_documents(corpus: Corpus, documents: list[Document], max_line: int) -> None:
@@ -235,89 +151,6 @@ def add_documents(corpus: Corpus, documents: list[Document], max_line: int) -> N
                                    "characters": len(doc.text)})
             continue
         corpus.documents.append(doc)
-
-
-def shown(path: str | Path) -> str:
-    """A path as text for messages and the report: a file name's bytes that are not UTF-8
-    (which Python holds as lone surrogates, and which no UTF-8 file can store) appear as \\xNN.
-
-    >>> shown(os.fsdecode(b"bad\\xff.txt"))
-    'bad\\\\xff.txt'
-    """
-    return os.fsencode(path).decode("utf-8", "backslashreplace")
-
-
-def _files(paths: list[str], corpus: Corpus, skip_bad: bool) -> list[Path]:
-    files: list[Path] = []
-    for p in map(Path, paths):
-        if _is_folder(p):
-            files += _folder_files(p, corpus, skip_bad)
-        else:
-            files.append(p)  # a file named explicitly is read whatever its suffix (.jsonl or text)
-    return files
-
-
-def _is_folder(path: Path) -> bool:
-    """Whether ``path`` is a folder; InputError if it is neither a folder nor a file."""
-    try:
-        return stat.S_ISDIR(path.stat().st_mode)
-    except FileNotFoundError:
-        raise InputError(f"{shown(path)}: no such file or folder") from None
-    except OSError as error:  # a folder on the way that cannot be searched, a link loop
-        raise InputError(f"{shown(path)}: cannot read: {error.strerror}") from None
-
-
-def _folder_files(folder: Path, corpus: Corpus, skip_bad: bool) -> list[Path]:
-    """The .txt and .jsonl files under ``folder``, sorted; every other entry is counted as skipped.
-
-    Anything that is not a folder is listed, so that a broken link is reported as unreadable
-    rather than left out silently. Links to folders are not followed (they may loop).
-    """
-    def cannot_list(error: OSError) -> None:
-        message = f"{shown(error.filename)}: cannot list the folder: {error.strerror}"
-        if not skip_bad:
-            raise InputError(f"{message} (--skip-bad skips such folders)")
-        corpus.skipped.append({"what": shown(error.filename), "reason": "unreadable folder", "characters": 0,
-                               "detail": message})
-
-    found: list[Path] = []
-    for root, folders, names in os.walk(folder, onerror=cannot_list):
-        found += [Path(root, name) for name in names]
-        for name in folders:
-            if os.path.islink(os.path.join(root, name)):
-                corpus.skipped.append({"what": shown(os.path.join(root, name)),
-                                       "reason": "a link to a folder (not followed)", "characters": 0})
-    files = []
-    for f in sorted(found):
-        if f.suffix.lower() in TEXT_SUFFIXES:
-            files.append(f)
-        else:
-            corpus.skipped.append({"what": shown(f), "reason": "not .txt or .jsonl", "characters": 0})
-    return files
-
-
-def load_corpus(paths: list[str], *, field: str = "text", skip_bad: bool = False,
-                max_line: int = DEFAULT_MAX_LINE, held_out_every: int = DEFAULT_HELD_OUT_EVERY) -> Corpus:
-    # os.path.realpath, not Path.resolve(): that raises RuntimeError on a link loop (Python 3.11)
-    name = _file_name(Path(os.path.realpath(paths[0])).name or "corpus")
-    corpus = Corpus(name=name, source=", ".join(map(shown, paths)), documents=[], held_out_every=held_out_every)
-    for path in _files(paths, corpus, skip_bad):
-        try:
-            text = read_text(path)
-        except InputError as error:
-            if not skip_bad:
-                raise InputError(f"{error} (--skip-bad skips such files)") from None
-            corpus.skipped.append({"what": shown(path), "reason": _reason(str(error)), "characters": 0,
-                                   "detail": str(error)})
-            continue
-        if path.suffix.lower() == ".jsonl":  # its bad lines are skipped (or refused) one by one
-            docs = jsonl_documents(path, text, field, skip_bad, corpus)
-        else:
-            docs = [Document(f"{shown(path)}#{k}", p) for k, p in enumerate(paragraphs(text))]
-        corpus.files += 1
-        add_documents(corpus, docs, max_line)
-    corpus.check()
-    return corpus
 
 
 def _file_name(name: str) -> str:

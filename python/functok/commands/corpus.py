@@ -1,0 +1,342 @@
+"""The one corpus reader of ``functok compare``, ``functok train`` and ``functok tokenize``.
+
+**Files.** A corpus is a list of paths: files and folders. A folder gives its ``.txt`` and
+``.jsonl`` files, and their ``.gz`` forms (``.txt.gz``, ``.jsonl.gz``), sorted by path; every
+other entry is skipped and counted, and links to folders are not followed (they may loop). A
+file named explicitly is read whatever its suffix: as ``.jsonl`` when its name (without ``.gz``)
+ends so, else as text. A ``.gz`` file is read through :mod:`gzip`, as a stream.
+
+**Documents.** A ``.jsonl`` record (its field, ``text`` by default) is one document, named
+``file:line``; the file is read line by line, so memory holds one record at a time. A text file
+is one document (``unit="file"``), or is cut after each blank line (``unit="paragraphs"``; the
+pieces concatenate back to the file), or comes in chunks of about 1 MB cut where the codec's
+pieces end (``unit="chunks"``, :mod:`functok.chunks`: its pre-tokens are those of the whole
+file, for training with flat memory).
+
+**Bad input.** A missing path, a folder that cannot be listed, an unreadable or broken ``.gz``
+file, invalid UTF-8 (named by file and byte offset: of the decompressed text for ``.gz``) or a
+bad ``.jsonl`` line raises :class:`~functok.chunks.InputError` (the commands exit with status
+2), unless ``skip_bad`` is set: then the folder, file or line is skipped and recorded in
+``skipped``. Invalid UTF-8 in a ``.jsonl`` line makes that line bad; in a text file, the file.
+A ``.jsonl`` line is bad unless it is a JSON object whose field is a string that is text: a lone
+surrogate, which only a ``\\u`` escape can make, is not (no tokenizer can take it). A document
+with a line longer than ``max_line`` code points (when given) is skipped and counted, and so is
+an empty one. Each skip is a dict: ``what``, ``reason``, ``characters`` and maybe ``detail``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+import stat
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from ..chunks import InputError, read_utf8, text_chunks
+
+TEXT_SUFFIXES = (".txt", ".jsonl")
+UNITS = ("file", "paragraphs", "chunks")
+_PARAGRAPH_END = re.compile(r"(?<=\n\n)(?=[^\n])")  # a cut after a blank line
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+@dataclass
+class Document:
+    name: str
+    text: str
+    end: int = 0  # how far into its file (bytes on disk) the reader is after it: for progress bars
+
+
+def shown(path: str | Path) -> str:
+    """A path as text for messages and reports: a file name's bytes that are not UTF-8
+    (which Python holds as lone surrogates, and which no UTF-8 file can store) appear as \\xNN.
+
+    >>> shown(os.fsdecode(b"bad\\xff.txt"))
+    'bad\\\\xff.txt'
+    """
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def suffix(path: Path) -> str:
+    """The suffix that says how a file is read, ``.gz`` aside: ``a.jsonl.gz`` -> ``.jsonl``."""
+    name = path.name.lower()
+    if name.endswith(".gz"):
+        name = name[:-3]
+    return os.path.splitext(name)[1]
+
+
+def is_gzip(path: Path) -> bool:
+    return path.name.lower().endswith(".gz")
+
+
+def paragraphs(text: str) -> list[str]:
+    """``text`` cut after each blank line; the parts concatenate back to ``text``."""
+    return [p for p in _PARAGRAPH_END.split(text) if p]
+
+
+# --- Records ------------------------------------------------------------------------------
+
+
+class BadRecord(ValueError):
+    """A .jsonl line that is not a record with a text field: ``kind`` counts it in reports,
+    ``detail`` says what is wrong with it."""
+
+    def __init__(self, kind: str, detail: str) -> None:
+        super().__init__(detail)
+        self.kind, self.detail = kind, detail
+
+
+def record_text(line: str, field_name: str) -> str:
+    """The text of one .jsonl line: the string in field ``field_name`` of a JSON object.
+
+    >>> record_text('{"text": "a"}', "text")
+    'a'
+    >>> record_text('[1, 2]', "text")
+    Traceback (most recent call last):
+    functok.commands.corpus.BadRecord: expected a JSON object with the field 'text', found an array
+    """
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise BadRecord("not JSON", f"not JSON: {error.msg} at column {error.colno}") from None
+    except (ValueError, RecursionError) as error:  # a number over the digit limit; deep nesting
+        detail = "nested too deeply" if isinstance(error, RecursionError) else str(error)
+        raise BadRecord("not JSON", f"not JSON: {detail}") from None
+    if not isinstance(record, dict):
+        raise BadRecord("not a JSON object",
+                        f"expected a JSON object with the field {field_name!r}, found {_json_type(record)}")
+    if field_name not in record:
+        raise BadRecord(f"no field {field_name!r}", f"no field {field_name!r} in the JSON object")
+    value = record[field_name]
+    if not isinstance(value, str):
+        raise BadRecord(f"field {field_name!r} not a string",
+                        f"field {field_name!r} is {_json_type(value)}, expected a string")
+    # only a \u escape can make a surrogate (the file is UTF-8); it is not text, and no tokenizer takes it
+    surrogate = ("\\ud" in line or "\\uD" in line) and _SURROGATE.search(value)
+    if surrogate:
+        raise BadRecord("a lone surrogate",
+                        f"field {field_name!r} holds a lone surrogate U+{ord(surrogate.group()):04X} "
+                        f"(a \\u escape that is not text) at code point {surrogate.start()}")
+    return value
+
+
+def _json_type(value: object) -> str:
+    names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
+             int: "a number", float: "a number", type(None): "null"}
+    return names.get(type(value), type(value).__name__)
+
+
+# --- Files ----------------------------------------------------------------------------------
+
+_GZIP_ERRORS = (gzip.BadGzipFile, EOFError, zlib.error)
+
+
+class _Opened:
+    """A corpus file opened for reading bytes (decompressed for .gz), and how far into the file
+    on disk the reading is (for progress)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.name = path, shown(path)
+        try:
+            self.raw: BinaryIO = open(path, "rb")
+        except OSError as error:  # also a file that vanished since the folder was listed
+            raise InputError(f"{self.name}: cannot read: {error.strerror}") from None
+        self.data: BinaryIO = gzip.GzipFile(fileobj=self.raw, mode="rb") if is_gzip(path) else self.raw
+
+    def position(self) -> int:
+        try:
+            return self.raw.tell()
+        except (OSError, ValueError):
+            return 0
+
+    def failed(self, error: BaseException) -> InputError:
+        if isinstance(error, _GZIP_ERRORS):
+            return InputError(f"{self.name}: cannot read: not a valid .gz file ({error})")
+        return InputError(f"{self.name}: cannot read: {getattr(error, 'strerror', None) or error}")
+
+    def close(self) -> None:
+        self.data.close()
+        self.raw.close()
+
+
+def read_text(path: Path) -> str:
+    """The whole file (decompressed for .gz) as strict UTF-8; InputError names the file (and
+    the byte offset)."""
+    opened = _Opened(path)
+    try:
+        return "".join(read_utf8(opened.data, opened.name))
+    except (OSError, *_GZIP_ERRORS) as error:
+        raise opened.failed(error) from None
+    finally:
+        opened.close()
+
+
+class CorpusReader:
+    """Documents from a list of paths, with the skips recorded in ``skipped`` (see the module).
+
+    ``files()`` lists the corpus files once; ``documents(files)`` reads those files (default:
+    all), so that a worker can read a shard of them.
+    """
+
+    def __init__(self, paths: list[str], *, field: str = "text", skip_bad: bool = False,
+                 unit: str = "file", max_line: int | None = None) -> None:
+        if unit not in UNITS:
+            raise ValueError(f"unknown unit {unit!r}; expected one of {UNITS}")
+        self.paths, self.field, self.skip_bad, self.unit, self.max_line = list(paths), field, skip_bad, unit, max_line
+        self.skipped: list[dict] = []
+        self.files_read = 0
+        self._files: list[Path] | None = None
+
+    # -- listing
+
+    def files(self) -> list[Path]:
+        if self._files is None:
+            files: list[Path] = []
+            for p in map(Path, self.paths):
+                # a file named explicitly is read whatever its suffix (.jsonl or text)
+                files += self._folder_files(p) if _is_folder(p) else [p]
+            self._files = files
+        return self._files
+
+    def _folder_files(self, folder: Path) -> list[Path]:
+        """The corpus files under ``folder``, sorted; every other entry is counted as skipped.
+
+        Anything that is not a folder is listed, so that a broken link is reported as unreadable
+        rather than left out silently. Links to folders are not followed (they may loop).
+        """
+        def cannot_list(error: OSError) -> None:
+            message = f"{shown(error.filename)}: cannot list the folder: {error.strerror}"
+            if not self.skip_bad:
+                raise InputError(f"{message} (--skip-bad skips such folders)")
+            self.skip(shown(error.filename), "unreadable folder", detail=message)
+
+        found: list[Path] = []
+        for root, folders, names in os.walk(folder, onerror=cannot_list):
+            found += [Path(root, name) for name in names]
+            for name in folders:
+                if os.path.islink(os.path.join(root, name)):
+                    self.skip(shown(os.path.join(root, name)), "a link to a folder (not followed)")
+        files = []
+        for f in sorted(found):
+            if suffix(f) in TEXT_SUFFIXES:
+                files.append(f)
+            else:
+                self.skip(shown(f), "not .txt or .jsonl")
+        return files
+
+    # -- reading
+
+    def skip(self, what: str, reason: str, characters: int = 0, detail: str | None = None) -> None:
+        entry = {"what": what, "reason": reason, "characters": characters}
+        if detail is not None:
+            entry["detail"] = detail
+        self.skipped.append(entry)
+
+    def documents(self, files: list[Path] | None = None) -> Iterator[Document]:
+        """The documents of ``files`` (default: all), in order; bad input raises InputError or
+        is skipped, as the module says."""
+        for path in self.files() if files is None else files:
+            try:
+                docs = self.file_documents(path)
+                for doc in docs:
+                    if self._keep(doc):
+                        yield doc
+            except _BadLine:
+                raise
+            except InputError as error:
+                if not self.skip_bad:
+                    raise InputError(f"{error} (--skip-bad skips such files)") from None
+                self.skip(shown(path), "invalid UTF-8" if "invalid UTF-8" in str(error) else "unreadable",
+                          detail=str(error))
+                continue
+            self.files_read += 1
+
+    def file_documents(self, path: Path) -> Iterator[Document]:
+        """One file's documents, without the empty/long-line checks; InputError for a bad file."""
+        opened = _Opened(path)
+        try:
+            if suffix(path) == ".jsonl":
+                yield from self._jsonl(opened)
+            elif self.unit == "chunks":
+                for _, chunk in text_chunks(read_utf8(opened.data, opened.name)):
+                    yield Document(opened.name, chunk, opened.position())
+            else:
+                text = "".join(read_utf8(opened.data, opened.name))
+                parts = [text] if self.unit == "file" else paragraphs(text)
+                names = [opened.name] if self.unit == "file" else [f"{opened.name}#{k}" for k in range(len(parts))]
+                for name, part in zip(names, parts):
+                    yield Document(name, part, opened.position())
+        except (OSError, *_GZIP_ERRORS) as error:
+            raise opened.failed(error) from None
+        finally:
+            opened.close()
+
+    def _jsonl(self, opened: _Opened) -> Iterator[Document]:
+        offset = 0  # of the line, in the (decompressed) bytes
+        for number, raw in enumerate(opened.data, 1):  # lines end at b"\n" only: U+2028 stays in a string
+            start, offset = offset, offset + len(raw)
+            where = f"{opened.name}:{number}"
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                detail = f"invalid UTF-8 at byte {start + error.start} ({raw[error.start:error.start + 4]!r})"
+                self._bad_line(where, "invalid UTF-8", detail)
+                continue
+            if not line.strip():
+                continue
+            try:
+                value = record_text(line, self.field)
+            except BadRecord as error:
+                self._bad_line(where, error.kind, error.detail)
+                continue
+            yield Document(where, value, opened.position())
+
+    def _bad_line(self, where: str, kind: str, detail: str) -> None:
+        if not self.skip_bad:
+            raise _BadLine(f"{where}: {detail} (--skip-bad skips such lines)")
+        self.skip(where, f"bad .jsonl line: {kind}", detail=detail)
+
+    def _keep(self, doc: Document) -> bool:
+        if not doc.text:  # counted, so that files and documents add up in reports
+            self.skip(doc.name, "empty")
+            return False
+        if self.max_line is not None and _has_long_line(doc.text, self.max_line):
+            self.skip(doc.name, f"a line over {self.max_line:,} code points", len(doc.text))
+            return False
+        return True
+
+
+class _BadLine(InputError):
+    """A bad .jsonl line without --skip-bad: the message is final (it already names the hint)."""
+
+
+def _has_long_line(text: str, limit: int) -> bool:
+    if len(text) <= limit:
+        return False
+    return any(len(line) > limit for line in text.split("\n"))
+
+
+def _is_folder(path: Path) -> bool:
+    """Whether ``path`` is a folder; InputError if it is neither a folder nor a file."""
+    try:
+        return stat.S_ISDIR(path.stat().st_mode)
+    except FileNotFoundError:
+        raise InputError(f"{shown(path)}: no such file or folder") from None
+    except OSError as error:  # a folder on the way that cannot be searched, a link loop
+        raise InputError(f"{shown(path)}: cannot read: {error.strerror}") from None
+
+
+def total_bytes(files: list[Path]) -> int:
+    """The corpus files' size on disk (what the progress bars count)."""
+    total = 0
+    for f in files:
+        try:
+            total += f.stat().st_size
+        except OSError:
+            pass
+    return total
