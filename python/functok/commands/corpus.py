@@ -49,7 +49,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 class Document:
     name: str
     text: str
-    end: int = 0  # how far into its file (bytes on disk) the reader is after it: for progress bars
+    end: int = 0  # bytes on disk of the corpus read when it comes (the files before, and its own): for progress
 
 
 def shown(path: str | Path) -> str:
@@ -240,11 +240,13 @@ class CorpusReader:
     def documents(self, files: list[Path] | None = None) -> Iterator[Document]:
         """The documents of ``files`` (default: all), in order; bad input raises InputError or
         is skipped, as the module says."""
+        before = 0  # bytes on disk of the files already read
         for path in self.files() if files is None else files:
             try:
                 docs = self.file_documents(path)
                 for doc in docs:
                     if self._keep(doc):
+                        doc.end += before
                         yield doc
             except _BadLine:
                 raise
@@ -254,6 +256,8 @@ class CorpusReader:
                 self.skip(shown(path), "invalid UTF-8" if "invalid UTF-8" in str(error) else "unreadable",
                           detail=str(error))
                 continue
+            finally:
+                before += total_bytes([path])
             self.files_read += 1
 
     def file_documents(self, path: Path) -> Iterator[Document]:
@@ -340,3 +344,29 @@ def total_bytes(files: list[Path]) -> int:
         except OSError:
             pass
     return total
+
+
+class ByteProgress:
+    """A progress bar over the corpus bytes on disk (tqdm on a terminal, else nothing): the
+    commands move it with ``to(bytes_done)``; tqdm shows the rate in MB/s."""
+
+    def __init__(self, total: int, desc: str, enabled: bool) -> None:
+        self.bar = None
+        self.done = 0
+        if enabled:
+            try:
+                from tqdm import tqdm
+            except ImportError:
+                return
+            import sys
+            self.bar = tqdm(total=total, desc=desc, unit="B", unit_scale=True, unit_divisor=1000,
+                            file=sys.stderr, leave=False, dynamic_ncols=True)
+
+    def to(self, done: int) -> None:
+        if self.bar is not None and done > self.done:
+            self.bar.update(done - self.done)
+        self.done = max(self.done, done)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
