@@ -1,0 +1,273 @@
+"""``functok tokenize``: a corpus into token shards that training frameworks read, on all cores.
+
+The engine is datatrove (``pip install 'functok[corpus]'``): the corpus reader of
+:mod:`.corpus` as a datatrove block (:mod:`.tokenize_pipeline`), then
+:class:`functok.integrations.datatrove.FunctokTokenizer`, run by ``LocalPipelineExecutor`` with
+``--workers`` processes. The output folder holds datatrove's own tokenized format, one shard per
+task: ``NNNNN_unshuffled.ds`` (each document's ids, uint16 little-endian, uint32 when the
+vocabulary has more than 65,536 ids), ``.ds.index`` (document ends, uint64), ``.ds.metadata``,
+and functok's ``.ds.documents.jsonl`` (document ids and token counts) and ``.ds.functok.json``;
+``manifest.json`` (the tokenizer's SHA-256, functok and spec versions, counts, skipped documents
+with reasons); ``run.json`` (what the run reads, to resume it); ``logs/`` (datatrove's logs and
+completion markers, and functok's notes).
+
+**Deterministic.** Each document's ids are ``Tokenizer.encode(text).ids`` (plus the ``--eos``
+id). ``--tasks`` fixes the sharding (task ``r`` reads files ``r``, ``r + tasks``, ...) and
+``--workers`` only how many tasks run at once, and nothing is shuffled, so the shards are the
+same, byte for byte, for any ``--workers``. **Resumable.** A task that finished has a completion
+marker; a killed run, run again with the same command, redoes only the unfinished tasks, and its
+output equals an uninterrupted run's. A folder holding a different run is refused.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..chunks import InputError
+from . import run_alone
+from .corpus import ByteProgress, CorpusReader, shown, total_bytes
+from .train import add_corpus_options, skipped_summary
+
+__all__ = ["add_command", "default_tasks", "tokenize_corpus"]
+
+EXIT_BAD_INPUT = 2
+MAX_DEFAULT_TASKS = 64
+# Workers start by fork on Linux: a second, where datatrove's forkserver takes four on a small
+# run (each worker imports datatrove anew); elsewhere fork is unsafe (macOS) or missing (Windows).
+START_METHOD = "fork" if sys.platform == "linux" else "spawn"
+MAX_LISTED_SKIPS = 10_000  # manifest.json lists this many skips; the counts cover them all
+
+
+class TokenizeError(Exception):
+    """A run that cannot start or go on; the command prints it and exits with status 2."""
+
+
+def default_tasks(files: int) -> int:
+    """One task per file up to 64: enough tasks for the workers to share out evenly, and a
+    number that does not depend on --workers (so neither do the shards)."""
+    return max(1, min(files, MAX_DEFAULT_TASKS))
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _run_identity(files: list[Path], tokenizer_sha: str, options: dict) -> dict:
+    """What a run reads and how: a rerun into the same folder resumes only if this is equal."""
+    listed = []
+    for f in files:
+        try:
+            st = f.stat()
+            listed.append([shown(f), st.st_size, st.st_mtime_ns])
+        except OSError:
+            listed.append([shown(f), None, None])
+    return {"tokenizer_sha256": tokenizer_sha, "options": options, "files": listed}
+
+
+def tokenize_corpus(paths: list[str], tokenizer_file: Path, out: Path, *, workers: int, tasks: int | None = None,
+                    segmentation: str = "greedy", eos: str | None = None, special_text: str = "ordinary",
+                    field: str = "text", skip_bad: bool = False, progress: bool = False) -> dict:
+    """Tokenize the corpus ``paths`` into ``out`` (see the module); returns the manifest."""
+    from .. import SPEC_VERSION, __version__
+    from ..tokenizer import Tokenizer
+    from ..integrations.datatrove import FunctokTokenizer
+    from .tokenize_pipeline import CorpusShardReader, FileLoggingLocalExecutor, read_records
+
+    try:
+        tokenizer = Tokenizer.from_file(tokenizer_file)
+    except (OSError, ValueError) as error:
+        raise TokenizeError(f"--tokenizer {shown(tokenizer_file)}: {error}") from None
+    eos_id = None
+    if eos is not None and (eos_id := tokenizer.token_to_id(eos)) is None:
+        raise TokenizeError(f"--eos {eos!r} is not a token of {shown(tokenizer_file)}")
+    listing = CorpusReader(paths, field=field, skip_bad=skip_bad)
+    files = listing.files()  # InputError: a missing path, a folder that cannot be listed
+    tasks = tasks or default_tasks(len(files))
+    options = {"segmentation": segmentation, "eos": eos, "eos_id": eos_id, "special_text": special_text,
+               "field": field, "skip_bad": skip_bad, "tasks": tasks}
+    tokenizer_sha = sha256_of(tokenizer_file)
+    _claim(out, _run_identity(files, tokenizer_sha, options))
+    records = out / "logs" / "functok"
+    pipeline = [
+        CorpusShardReader([os.fsdecode(f) for f in files], str(records), field=field, skip_bad=skip_bad),
+        FunctokTokenizer(str(out), str(tokenizer_file), eos_token=eos, segmentation=segmentation,
+                         special_text=special_text),
+    ]
+    executor = FileLoggingLocalExecutor(pipeline, tasks=tasks, workers=min(workers, tasks),
+                                        start_method=START_METHOD,
+                                        logging_dir=str(out / "logs"))
+    started = time.monotonic()
+    bar = ByteProgress(total_bytes(files), "tokenizing", progress)
+    watching = _watch(records, bar) if progress else None
+    from loguru import logger
+    logger.disable("datatrove")  # the tasks' log lines go to out/logs; the terminal has the bar
+    try:
+        executor.run()
+    finally:
+        logger.enable("datatrove")
+        if watching:
+            watching.set()
+        bar.close()
+    seconds = time.monotonic() - started
+    manifest = _manifest(out, files, listing.skipped, read_records(records, "read"), tasks)
+    manifest.update({
+        "generator": "functok tokenize",
+        "functok_version": __version__,
+        "spec_version": SPEC_VERSION,
+        "tokenizer": {"file": shown(tokenizer_file.name), "sha256": tokenizer_sha, "vocab_size": tokenizer.vocab_size,
+                      "spec_version": tokenizer.header["spec_version"], "profile": tokenizer.header["profile"]},
+        "options": options,
+    })
+    (out / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    manifest["seconds"] = seconds  # for the summary line; not in the file, which stays deterministic
+    return manifest
+
+
+def _claim(out: Path, identity: dict) -> None:
+    """Make ``out`` this run's folder, or resume it; refuse a folder that holds something else."""
+    run_file = out / "run.json"
+    if out.exists() and not out.is_dir():
+        raise TokenizeError(f"--out {shown(out)}: a file of that name exists; --out names a folder")
+    if run_file.is_file():
+        try:
+            earlier = json.loads(run_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            earlier = None
+        if earlier != identity:
+            raise TokenizeError(f"--out {shown(out)} holds another run (a different corpus, tokenizer or options); "
+                                f"remove it or choose another folder")
+        return
+    if out.is_dir() and any(out.iterdir()):
+        raise TokenizeError(f"--out {shown(out)}: the folder is not empty and holds no functok tokenize run")
+    out.mkdir(parents=True, exist_ok=True)
+    run_file.write_text(json.dumps(identity, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+def _watch(records: Path, bar: ByteProgress) -> threading.Event:
+    """Move ``bar`` from the tasks' progress notes until the returned event is set."""
+    from .tokenize_pipeline import read_records
+
+    stop = threading.Event()
+
+    def poll() -> None:
+        while not stop.wait(0.5):
+            bar.to(sum(note.get("bytes", 0) for note in read_records(records, "progress").values()))
+
+    threading.Thread(target=poll, daemon=True).start()
+    return stop
+
+
+def _manifest(out: Path, files: list[Path], listing_skips: list[dict], reads: dict[int, dict], tasks: int) -> dict:
+    shards, skipped = [], list(listing_skips)
+    totals: Counter = Counter()
+    for rank in range(tasks):
+        read = reads.get(rank, {})
+        skipped += read.get("skipped", [])
+        totals["files_read"] += read.get("files_read", 0)
+        name = f"{rank:05d}_unshuffled.ds"
+        record_file = out / f"{name}.functok.json"
+        record = json.loads(record_file.read_text(encoding="utf-8")) if record_file.is_file() else {}
+        skipped += record.get("skipped", [])
+        for key in ("documents", "tokens", "characters"):
+            totals[key] += record.get(key, 0)
+        shards.append({"file": name, "documents": record.get("documents", 0), "tokens": record.get("tokens", 0)})
+    return {
+        "format": "datatrove tokenized files: <shard>.ds token ids (little-endian), <shard>.ds.index "
+                  "document ends (uint64, in tokens)",
+        "token_bytes": _token_bytes(out, shards),
+        "tasks": tasks,
+        "counts": {"files": len(files), "files_read": totals["files_read"], "documents": totals["documents"],
+                   "tokens": totals["tokens"], "characters": totals["characters"],
+                   "bytes_on_disk": total_bytes(files), "skipped": len(skipped)},
+        "skipped_by_reason": dict(Counter(s["reason"] for s in skipped)),
+        "skipped": skipped[:MAX_LISTED_SKIPS],
+        "shards": shards,
+    }
+
+
+def _token_bytes(out: Path, shards: list[dict]) -> int | None:
+    for shard in shards:
+        record = out / f"{shard['file']}.functok.json"
+        if record.is_file():
+            return json.loads(record.read_text(encoding="utf-8")).get("token_bytes")
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import datatrove  # noqa: F401  (fail early, before reading anything)
+    except ImportError:
+        return _fail("needs datatrove: pip install 'functok[corpus]'")
+    if args.workers < 1 or (args.tasks is not None and args.tasks < 1):
+        return _fail("--workers and --tasks must be at least 1")
+    progress = not args.no_progress and sys.stderr.isatty()
+    try:
+        manifest = tokenize_corpus(args.corpus, Path(args.tokenizer), Path(args.out), workers=args.workers,
+                                   tasks=args.tasks, segmentation=args.segmentation, eos=args.eos,
+                                   special_text=args.special_text, field=args.field, skip_bad=args.skip_bad,
+                                   progress=progress)
+    except (InputError, TokenizeError) as error:
+        return _fail(str(error))
+    counts, seconds = manifest["counts"], manifest["seconds"]
+    if not args.quiet:
+        for line in skipped_summary(manifest["skipped"]):
+            print(f"functok tokenize: skipped {line}", file=sys.stderr)
+    megabytes = counts["bytes_on_disk"] / 1e6
+    print(f"wrote {manifest['tasks']} shards to {shown(args.out)}: {counts['documents']:,} documents, "
+          f"{counts['tokens']:,} tokens, {counts['skipped']:,} skipped; {megabytes:.1f} MB in {seconds:.1f} s "
+          f"({megabytes / max(seconds, 1e-9):.2f} MB/s with {min(args.workers, manifest['tasks'])} workers)")
+    return 0
+
+
+def _fail(message: str) -> int:
+    print(f"functok tokenize: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    add_corpus_options(parser)
+    parser.add_argument("--tokenizer", required=True, help="the functok tokenizer file (functok train --out)")
+    parser.add_argument("--out", required=True, help="the output folder: new, empty, or a run to resume")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, metavar="N",
+                        help="tasks run at once, one process each (default: all cores); the output does "
+                             "not depend on it")
+    parser.add_argument("--tasks", type=int, default=None, metavar="N",
+                        help="shards: task r reads files r, r+N, ... (default: one per file, at most "
+                             f"{MAX_DEFAULT_TASKS}); the output depends on it")
+    parser.add_argument("--segmentation", choices=("greedy", "optimal"), default="greedy",
+                        help="greedy BPE merges, or the fewest tokens per pre-token (default: greedy)")
+    parser.add_argument("--eos", default=None, metavar="TOKEN",
+                        help="append this token's id after each document (its text, e.g. '<|endoftext|>')")
+    parser.add_argument("--special-text", choices=("ordinary", "skip"), default="ordinary",
+                        help="a document holding a special token's text: encode that text as ordinary "
+                             "text, or skip the document (default: ordinary)")
+    parser.set_defaults(func=run)
+
+
+HELP = "tokenize a corpus into datatrove token shards, on all cores (needs functok[corpus])"
+
+
+def add_command(subparsers: Any) -> None:
+    configure(subparsers.add_parser("tokenize", help=HELP, description=__doc__.split("\n\n")[1]))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run_alone("functok tokenize", __doc__.splitlines()[0], configure, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,117 @@
+"""The datatrove side of ``functok tokenize``: the corpus reader as a datatrove block, and a
+``LocalPipelineExecutor`` that keeps datatrove's log lines in the log files.
+
+This module imports datatrove; :mod:`.tokenize` imports it only when the command runs, so that
+``functok --help`` works without ``functok[corpus]``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from datatrove.data import Document as DatatroveDocument
+from datatrove.executor.local import LocalPipelineExecutor
+from datatrove.pipeline.base import PipelineStep
+
+from .corpus import CorpusReader
+
+__all__ = ["CorpusShardReader", "FileLoggingLocalExecutor", "read_records", "shard_of"]
+
+PROGRESS_EVERY = 0.5  # seconds between a task's progress notes
+
+
+def shard_of(files: list[str], rank: int, world_size: int) -> list[str]:
+    """The files task ``rank`` reads: every ``world_size``-th, from the ``rank``-th. It depends
+    on the task count, never on the workers, so the shards are the same for any ``--workers``."""
+    return files[rank::world_size]
+
+
+class CorpusShardReader(PipelineStep):
+    """Read a task's shard of the corpus with functok's reader (:mod:`.corpus`), as datatrove
+    documents (``id`` = ``file`` or ``file:line``). It notes its progress (bytes on disk read)
+    in ``records/progress-<rank>.json`` as it goes, and what it read and skipped in
+    ``records/read-<rank>.json`` when done."""
+
+    name = "functok corpus reader"
+    type = "📖 - READER"
+
+    def __init__(self, files: list[str], records: str, *, field: str = "text", skip_bad: bool = False) -> None:
+        super().__init__()
+        self.files, self.records, self.field, self.skip_bad = list(files), records, field, skip_bad
+
+    def run(self, data: Any = None, rank: int = 0, world_size: int = 1) -> Any:
+        mine = shard_of(self.files, rank, world_size)
+        reader = CorpusReader(mine, field=self.field, skip_bad=self.skip_bad, unit="file")
+        documents = noted = 0
+        last = time.monotonic()
+        for doc in reader.documents([Path(f) for f in mine]):
+            documents += 1
+            self.stat_update("documents")
+            yield DatatroveDocument(text=doc.text, id=doc.name)
+            if time.monotonic() - last > PROGRESS_EVERY:
+                last = time.monotonic()
+                noted = doc.end
+                self._note(f"progress-{rank:05d}.json", {"bytes": noted})
+        self._note(f"read-{rank:05d}.json", {"files": len(mine), "files_read": reader.files_read,
+                                             "documents": documents, "skipped": reader.skipped})
+        self._note(f"progress-{rank:05d}.json", {"bytes": sum(_size(f) for f in mine)})
+
+    def _note(self, name: str, data: dict) -> None:
+        path = Path(self.records, name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(path.name + ".part")
+        temporary.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        os.replace(temporary, path)  # a reader never sees half a note
+
+
+def _size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
+def read_records(records: Path, prefix: str) -> dict[int, dict]:
+    """The notes ``prefix-<rank>.json`` in ``records``, by rank."""
+    out = {}
+    for path in sorted(records.glob(f"{prefix}-*.json")):
+        try:
+            out[int(path.stem.split("-")[-1])] = json.loads(path.read_text(encoding="utf-8"))
+        except (ValueError, OSError):  # a note being replaced this instant
+            continue
+    return out
+
+
+class FileLoggingLocalExecutor(LocalPipelineExecutor):
+    """``LocalPipelineExecutor`` whose tasks write their log lines to ``logging_dir/logs`` only,
+    not to the terminal, where ``functok tokenize`` draws its progress bar instead."""
+
+    def _run_for_rank(self, rank: int, local_rank: int = 0, node_rank: int = -1) -> Any:
+        import datatrove.executor.base as base
+        from loguru import logger
+
+        original = base.add_task_logger
+        sinks = []
+
+        def file_only(*args: Any, **kwargs: Any) -> Any:
+            sinks.append(open(os.devnull, "w"))
+            terminal, sys.stderr = sys.stderr, sinks[-1]  # the terminal sink datatrove adds
+            try:
+                return original(*args, **kwargs)
+            finally:
+                sys.stderr = terminal
+
+        base.add_task_logger = file_only
+        logger.enable("datatrove")
+        try:
+            return super()._run_for_rank(rank, local_rank, node_rank)
+        finally:
+            base.add_task_logger = original
+            logger.disable("datatrove")  # its default sink is back on the terminal now
+            for sink in sinks:
+                sink.close()

@@ -1,0 +1,144 @@
+"""functok in `datatrove <https://github.com/huggingface/datatrove>`_ pipelines (``pip install
+'functok[corpus]'``): the engine of ``functok tokenize``, and blocks for your own pipelines.
+
+* :class:`FunctokTokenizer`, a datatrove ``DocumentTokenizer`` whose ids are
+  :meth:`functok.Tokenizer.encode`'s (plus the end-of-document id with ``eos_token``). It writes
+  datatrove's own tokenized format (``<shard>.ds`` tokens, uint16 or uint32 when the vocabulary
+  has more than 65,536 ids; ``.ds.index`` document ends; ``.ds.metadata``), which datatrove's
+  readers and nanotron read unchanged, and beside each shard ``.ds.documents.jsonl`` (each
+  document's id and token count, in order) and ``.ds.functok.json`` (counts and skipped
+  documents with reasons). Unlike ``DocumentTokenizer`` it does not shuffle by default
+  (``shuffle_documents=False``), so a shard depends only on its task's documents; pass
+  ``shuffle_documents=True, seed=N`` for datatrove's seeded shuffle.
+* :class:`FunctokEncoder`, a formatter that only turns each document's text into the
+  Functionalizer stream (:func:`functok.encode`), for users who keep their own trainer and
+  tokenizer.
+
+A pipeline runs on any datatrove executor: ``LocalPipelineExecutor`` (what ``functok tokenize
+--workers N`` uses), ``SlurmPipelineExecutor``, ``RayPipelineExecutor``; docs/corpus.md shows
+all three. In datatrove ``tasks`` fixes the sharding and ``workers`` only the concurrency.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cached_property
+from typing import Any
+
+try:
+    from datatrove.pipeline.formatters.base import BaseFormatter
+    from datatrove.pipeline.tokens.tokenizer import DocumentTokenizer, TokenizedFile
+except ImportError as exc:  # pragma: no cover - depends on the environment
+    raise ImportError("functok.integrations.datatrove needs datatrove: pip install 'functok[corpus]'") from exc
+
+from ..encode import encode
+from ..errors import FormatError
+from ..tokenizer import Tokenizer
+
+__all__ = ["FunctokEncoder", "FunctokTokenizer", "SPECIAL_TEXT"]
+
+SPECIAL_TEXT = ("ordinary", "skip")
+UINT16_IDS = 1 << 16
+
+
+class FunctokTokenizer(DocumentTokenizer):
+    """Tokenize documents with a functok tokenizer file into datatrove token shards.
+
+    ``tokenizer_file``: the functok tokenizer file (``functok train --out``). ``eos_token``: a
+    token appended to every document (its text, as in datatrove). ``segmentation``: ``greedy``
+    or ``optimal`` (spec 10). ``special_text``: what to do with a document holding a special
+    token's text: ``ordinary`` encodes it as ordinary text (``disallowed_special=()``),
+    ``skip`` skips the document. A document the tokenizer refuses (a lone surrogate, which
+    datatrove's JSON readers let through) is skipped and recorded. Other keyword arguments are
+    ``DocumentTokenizer``'s (``save_filename``, ``local_working_dir``, ``max_tokens_per_file``,
+    ``shuffle_documents``, ``seed``...), except loss masks, which are not supported.
+    """
+
+    name = "functok tokenizer"
+
+    def __init__(self, output_folder: Any, tokenizer_file: str, *, eos_token: str | None = None,
+                 segmentation: str = "greedy", special_text: str = "ordinary", batch_size: int = 64,
+                 shuffle_documents: bool = False, **options: Any) -> None:
+        if special_text not in SPECIAL_TEXT:
+            raise ValueError(f"unknown special_text {special_text!r}; expected one of {SPECIAL_TEXT}")
+        if options.get("save_loss_metadata"):
+            raise ValueError("FunctokTokenizer does not write loss masks")
+        super().__init__(output_folder, str(tokenizer_file), eos_token=eos_token, batch_size=batch_size,
+                         shuffle_documents=shuffle_documents, **options)
+        self.segmentation = segmentation
+        self.special_text = special_text
+
+    @cached_property
+    def tokenizer(self) -> Tokenizer:  # type: ignore[override]  (datatrove's is a tokenizers.Tokenizer)
+        tokenizer = Tokenizer.from_file(self.tokenizer_name_or_path)
+        if self.eos_token is not None and tokenizer.token_to_id(self.eos_token) is None:
+            raise ValueError(f"end-of-document token {self.eos_token!r} is not a token of "
+                             f"{self.tokenizer_name_or_path}")
+        return tokenizer
+
+    @cached_property
+    def token_size(self) -> int:  # type: ignore[override]
+        return 4 if self.tokenizer.vocab_size > UINT16_IDS else 2
+
+    def ids(self, text: str) -> list[int]:
+        """A document's ids: ``Tokenizer.encode(text).ids``, then the end-of-document id."""
+        disallowed: Any = () if self.special_text == "ordinary" else "all"
+        ids = self.tokenizer.encode(text, segmentation=self.segmentation, disallowed_special=disallowed).ids
+        if self.eos_token is not None:
+            ids.append(self.tokenizer.token_to_id(self.eos_token))
+        return ids
+
+    def write_unshuffled(self, data: Any, filename: str) -> TokenizedFile:
+        """Tokenize the documents one by one into ``filename`` (datatrove's own method, with
+        functok's ids, the documents index, and skips instead of a failed task)."""
+        in_place = (not self.shuffle_documents and not self.shuffle_chunk_size) or not self.local_working_dir
+        folder = self.output_folder if in_place else self.local_working_dir
+        shard = TokenizedFile(folder, filename, save_index=True, save_loss_metadata=False,
+                              upload_block_size=self.upload_block_size,
+                              tokenizer_name_or_path=self.tokenizer_name_or_path,
+                              save_final_metadata=self.save_final_metadata, token_size=self.token_size)
+        record = {"documents": 0, "tokens": 0, "characters": 0, "skipped": []}
+        with folder.open(f"{filename}.documents.jsonl", "wt", encoding="utf-8") as names:
+            for document in data:
+                with self.track_time():
+                    try:
+                        ids = self.ids(document.text)
+                    except (FormatError, ValueError) as error:
+                        record["skipped"].append(_skip(document, error))
+                        self.stat_update("skipped")
+                        continue
+                shard.write(ids, None)
+                names.write(json.dumps({"id": document.id, "tokens": len(ids)}, ensure_ascii=False) + "\n")
+                record["documents"] += 1
+                record["tokens"] += len(ids)
+                record["characters"] += len(document.text)
+                self.stat_update("tokens", value=len(ids))
+                self.stat_update("documents")
+        shard.close()
+        with folder.open(f"{filename}.functok.json", "wt", encoding="utf-8") as f:
+            json.dump(dict(record, token_bytes=self.token_size), f, ensure_ascii=False, indent=1)
+        return shard
+
+
+def _skip(document: Any, error: Exception) -> dict:
+    if isinstance(error, FormatError):
+        reason = f"not text: {error.kind}"
+    elif "special token" in str(error):
+        reason = "holds a special token's text"
+    else:
+        reason = "refused by the tokenizer"
+    return {"what": document.id, "reason": reason, "characters": len(document.text), "detail": str(error)}
+
+
+class FunctokEncoder(BaseFormatter):
+    """A formatter: each document's text becomes its Functionalizer stream (:func:`functok.encode`
+    with these options), for a trainer or tokenizer of your own downstream."""
+
+    name = "functok stream"
+
+    def __init__(self, *, normalize: str | None = "nfc", splitter: str = "llama3", profile: str = "paper") -> None:
+        super().__init__()
+        self.normalize, self.splitter, self.profile = normalize, splitter, profile
+
+    def format(self, text: str) -> str:
+        return encode(text, normalize=self.normalize, splitter=self.splitter, profile=self.profile)
