@@ -37,10 +37,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from ..chunks import InputError, read_utf8, text_chunks
+from ..chunks import CHUNK_BYTES, InputError, read_utf8, text_chunks
 
 TEXT_SUFFIXES = (".txt", ".jsonl")
 UNITS = ("file", "paragraphs", "chunks")
+READ_BYTES = CHUNK_BYTES  # a text file is read (and, as "chunks", cut) in blocks of this many bytes
 _PARAGRAPH_END = re.compile(r"(?<=\n\n)(?=[^\n])")  # a cut after a blank line
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -267,10 +268,10 @@ class CorpusReader:
             if suffix(path) == ".jsonl":
                 yield from self._jsonl(opened)
             elif self.unit == "chunks":
-                for _, chunk in text_chunks(read_utf8(opened.data, opened.name)):
+                for _, chunk in text_chunks(read_utf8(opened.data, opened.name, READ_BYTES)):
                     yield Document(opened.name, chunk, opened.position())
             else:
-                text = "".join(read_utf8(opened.data, opened.name))
+                text = "".join(read_utf8(opened.data, opened.name, READ_BYTES))
                 parts = [text] if self.unit == "file" else paragraphs(text)
                 names = [opened.name] if self.unit == "file" else [f"{opened.name}#{k}" for k in range(len(parts))]
                 for name, part in zip(names, parts):

@@ -84,8 +84,7 @@ def tokenize_corpus(paths: list[str], tokenizer_file: Path, out: Path, *, worker
     """Tokenize the corpus ``paths`` into ``out`` (see the module); returns the manifest."""
     from .. import SPEC_VERSION, __version__
     from ..tokenizer import Tokenizer
-    from ..integrations.datatrove import FunctokTokenizer
-    from .tokenize_pipeline import CorpusShardReader, FileLoggingLocalExecutor, read_records
+    from .tokenize_pipeline import FileLoggingLocalExecutor, corpus_pipeline, read_records
 
     try:
         tokenizer = Tokenizer.from_file(tokenizer_file)
@@ -102,11 +101,9 @@ def tokenize_corpus(paths: list[str], tokenizer_file: Path, out: Path, *, worker
     tokenizer_sha = sha256_of(tokenizer_file)
     _claim(out, _run_identity(files, tokenizer_sha, options))
     records = out / "logs" / "functok"
-    pipeline = [
-        CorpusShardReader([os.fsdecode(f) for f in files], str(records), field=field, skip_bad=skip_bad),
-        FunctokTokenizer(str(out), str(tokenizer_file), eos_token=eos, segmentation=segmentation,
-                         special_text=special_text),
-    ]
+    pipeline = corpus_pipeline([os.fsdecode(f) for f in files], str(tokenizer_file), str(out), eos=eos,
+                               segmentation=segmentation, special_text=special_text, field=field,
+                               skip_bad=skip_bad)
     executor = FileLoggingLocalExecutor(pipeline, tasks=tasks, workers=min(workers, tasks),
                                         start_method=START_METHOD,
                                         logging_dir=str(out / "logs"))
@@ -261,8 +258,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
 HELP = "tokenize a corpus into datatrove token shards, on all cores (needs functok[corpus])"
 
 
+DESCRIPTION = """Tokenize .txt/.jsonl(.gz) files and folders with a functok tokenizer into datatrove's
+tokenized format (NNNNN_unshuffled.ds: uint16 ids, uint32 past 65,536 ids; .ds.index: document
+ends), which datatrove's readers and nanotron read. One shard per task; --tasks fixes the
+sharding, --workers only the concurrency, so the shards are the same for any --workers. Also
+writes manifest.json (tokenizer SHA-256, versions, counts, skipped documents with reasons). A
+killed run resumes when run again with the same command. Needs pip install 'functok[corpus]'."""
+
+
 def add_command(subparsers: Any) -> None:
-    configure(subparsers.add_parser("tokenize", help=HELP, description=__doc__.split("\n\n")[1]))
+    configure(subparsers.add_parser("tokenize", help=HELP, description=DESCRIPTION))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

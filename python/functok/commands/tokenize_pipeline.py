@@ -20,9 +20,24 @@ from datatrove.pipeline.base import PipelineStep
 
 from .corpus import CorpusReader
 
-__all__ = ["CorpusShardReader", "FileLoggingLocalExecutor", "read_records", "shard_of"]
+__all__ = ["CorpusShardReader", "FileLoggingLocalExecutor", "corpus_pipeline", "read_records", "shard_of"]
 
 PROGRESS_EVERY = 0.5  # seconds between a task's progress notes
+
+
+def corpus_pipeline(paths: list[str], tokenizer_file: str, out: str, *, eos: str | None = None,
+                    segmentation: str = "greedy", special_text: str = "ordinary", field: str = "text",
+                    skip_bad: bool = False) -> list:
+    """The pipeline of ``functok tokenize``, for any datatrove executor: read the corpus
+    ``paths`` (listed here, once, sorted), tokenize into ``out``. Give the executor
+    ``logging_dir=out + "/logs"`` to have the notes of the readers beside its own."""
+    from ..integrations.datatrove import FunctokTokenizer
+
+    files = [os.fsdecode(f) for f in CorpusReader(paths, field=field, skip_bad=skip_bad).files()]
+    return [
+        CorpusShardReader(files, os.path.join(out, "logs", "functok"), field=field, skip_bad=skip_bad),
+        FunctokTokenizer(out, tokenizer_file, eos_token=eos, segmentation=segmentation, special_text=special_text),
+    ]
 
 
 def shard_of(files: list[str], rank: int, world_size: int) -> list[str]:

@@ -171,8 +171,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 HELP = "train a functok tokenizer on .txt/.jsonl(.gz) files and folders"
 
 
+DESCRIPTION = """Train a functok tokenizer (Tokenizer.train) on .txt and .jsonl files, their .gz
+forms and folders of them, streamed with flat memory. Bad input stops the run with exit status 2,
+naming the file and byte offset (or line), unless --skip-bad skips and counts it. Options left
+out keep Tokenizer.train's defaults."""
+
+
 def add_command(subparsers: Any) -> None:
-    configure(subparsers.add_parser("train", help=HELP, description=__doc__.split("\n\n")[1]))
+    configure(subparsers.add_parser("train", help=HELP, description=DESCRIPTION))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
