@@ -111,8 +111,11 @@ class _Texts:
         self.reader, self.progress, self.counts = reader, progress, counts
 
     def __iter__(self) -> Iterator[str]:
+        last = None
         for doc in self.reader.documents():
-            self.counts["documents"] += 1
+            if doc.name != last:  # the chunks of a text file are one document
+                self.counts["documents"] += 1
+                last = doc.name
             self.counts["characters"] += len(doc.text)
             self.progress.to(doc.end)
             yield doc.text
