@@ -1,0 +1,187 @@
+"""Corpus-scale tokenizing: functok tokenize on 1 and 2 workers, against datatrove's own
+DocumentTokenizer with a plain Hugging Face byte-level BPE, measured in the same run.
+
+    .venv/bin/python bench/corpus.py [--stdlib-mb N] [--vocab-size N] [--tasks N] [--keep DIR]
+
+The corpus: a fixed sample of the standard library's .py files (the smallest CRC-32 of their path,
+up to --stdlib-mb MB) and every UDHR translation (../shared/corpora/udhr, when present), one
+document per file, written as .jsonl files (--tasks of them, documents dealt round-robin). Both
+tokenizers are trained here on the same text (every fourth document) with the same vocabulary
+size: functok's with ``Tokenizer.train`` (its defaults), the baseline with ``tokenizers``'
+``BpeTrainer`` over the ByteLevel pre-tokenizer (what a user would otherwise run), saved to a
+file (datatrove's ``load_tokenizer`` would try the Hub for a name that is not a file).
+
+Each run is one single pass in a fresh process, with ``RAYON_NUM_THREADS=1`` so that a worker is
+one core for both: functok greedy with 1 and 2 workers (the same --tasks, so the shards must be
+equal byte for byte, which is checked), the baseline with 1 worker through the same reader, and
+functok with 1 worker on half the corpus (memory per worker at two corpus sizes). MB/s counts
+the UTF-8 bytes of the documents over the wall time, start-up included. Peak memory is the
+largest resident set of the run's processes (``wait4``). The load average and the CPU time
+each run got are printed, because the machine may be shared; MB per CPU second is the figure
+that load disturbs least.
+
+Goals (issue 16): 2 workers >= 1.8x 1 worker; functok greedy per worker >= 1.0x DocumentTokenizer
+(a stretch goal); memory per worker independent of corpus size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+import zlib
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+UDHR = next((p for p in (REPO.parent / "shared" / "corpora" / "udhr", Path("/work/shared/corpora/udhr"))
+             if p.is_dir()), REPO.parent / "shared" / "corpora" / "udhr")
+EOS = "<|endoftext|>"
+
+BASELINE = """
+import sys
+from datatrove.executor.local import LocalPipelineExecutor
+from datatrove.pipeline.tokens.tokenizer import DocumentTokenizer
+from functok.commands.tokenize_pipeline import CorpusShardReader
+from functok.commands.corpus import CorpusReader
+corpus, tokenizer, out, tasks = sys.argv[1:5]
+files = [str(f) for f in CorpusReader([corpus]).files()]
+pipeline = [CorpusShardReader(files, out + "/logs/functok"),
+            DocumentTokenizer(out, tokenizer, eos_token="<|endoftext|>", shuffle_documents=False)]
+LocalPipelineExecutor(pipeline, tasks=int(tasks), workers=1, logging_dir=out + "/logs").run()
+"""
+
+
+def documents(stdlib_mb: float, udhr: Path) -> list[str]:
+    root = Path(sysconfig.get_paths()["stdlib"])
+    files = sorted((f for f in root.rglob("*.py") if "site-packages" not in f.parts),
+                   key=lambda f: zlib.crc32(f.relative_to(root).as_posix().encode()))
+    texts, size = [], 0
+    for f in files:
+        try:
+            text = f.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        if size + len(text.encode()) > stdlib_mb * 1e6:
+            continue
+        texts.append(text)
+        size += len(text.encode())
+    if udhr.is_dir():
+        texts += [f.read_text(encoding="utf-8") for f in sorted(udhr.glob("*.txt"))]
+    else:
+        print(f"(no UDHR at {udhr}: the standard library only)")
+    return texts
+
+
+def write_corpus(folder: Path, texts: list[str], files: int) -> int:
+    folder.mkdir(parents=True)
+    parts = [texts[k::files] for k in range(files)]
+    for k, part in enumerate(parts):
+        (folder / f"part{k:03d}.jsonl").write_text("".join(json.dumps({"text": t}) + "\n" for t in part),
+                                                   encoding="utf-8")
+    return sum(len(t.encode()) for t in texts)
+
+
+def train(work: Path, texts: list[str], vocab_size: int) -> tuple[Path, Path]:
+    from tokenizers import Tokenizer as HF
+    from tokenizers import decoders, models, pre_tokenizers, trainers
+
+    from functok import Tokenizer
+
+    sample = texts[::4]
+    started = time.monotonic()
+    functok_file = work / "functok.json"
+    Tokenizer.train(iter(sample), vocab_size=vocab_size, special_tokens=[EOS], show_progress=False).save(functok_file)
+    print(f"trained functok ({vocab_size:,}) in {time.monotonic() - started:.1f} s", end="; ")
+    started = time.monotonic()
+    hf = HF(models.BPE())
+    hf.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    hf.decoder = decoders.ByteLevel()
+    hf.train_from_iterator(sample, trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=[EOS],
+                                                       initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+                                                       show_progress=False))
+    hf_file = work / "hf-bytelevel.json"
+    hf.save(str(hf_file))
+    print(f"the byte-level BPE ({hf.get_vocab_size():,}) in {time.monotonic() - started:.1f} s")
+    return functok_file, hf_file
+
+
+def timed(command: list[str]) -> dict:
+    """One run in a fresh process: wall seconds, CPU seconds and the peak memory of its processes."""
+    env = dict(os.environ, RAYON_NUM_THREADS="1", PYTHONPATH=str(REPO / "python"))
+    load = os.getloadavg()[0]
+    started = time.monotonic()
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.monotonic() - started
+    error = process.stderr.read().decode(errors="replace")
+    if status:
+        sys.exit(f"failed: {' '.join(command)}\n{error[-2000:]}")
+    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "peak_mb": usage.ru_maxrss / 1024,
+            "load": (load + os.getloadavg()[0]) / 2}
+
+
+def functok_run(corpus: Path, tokenizer: Path, out: Path, workers: int, tasks: int) -> dict:
+    return timed([sys.executable, "-m", "functok.cli", "tokenize", "--no-progress", "--quiet", "--corpus", str(corpus),
+                  "--tokenizer", str(tokenizer), "--out", str(out), "--eos", EOS, "--workers", str(workers),
+                  "--tasks", str(tasks)])
+
+
+def shards(out: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(out.glob("*.ds*"))}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--stdlib-mb", type=float, default=4.0, help="MB of standard-library source (default: 4)")
+    parser.add_argument("--vocab-size", type=int, default=8192)
+    parser.add_argument("--tasks", type=int, default=16, help="shards (and .jsonl files) (default: 16)")
+    parser.add_argument("--udhr", type=Path, default=UDHR, help=f"the UDHR folder (default: {UDHR})")
+    parser.add_argument("--keep", default=None, help="work in this folder and keep it (default: a temporary one)")
+    args = parser.parse_args()
+    work = Path(args.keep or tempfile.mkdtemp(prefix="functok-bench-corpus-"))
+    texts = documents(args.stdlib_mb, args.udhr)
+    full = write_corpus(work / "full", texts, args.tasks)
+    half = write_corpus(work / "half", texts[::2], args.tasks)
+    print(f"corpus: {len(texts):,} documents, {full / 1e6:.1f} MB of UTF-8 ({half / 1e6:.1f} MB in the half); "
+          f"{os.cpu_count()} cores")
+    functok_file, hf_file = train(work, texts, args.vocab_size)
+
+    runs = {
+        "functok greedy, 1 worker": (functok_run(work / "full", functok_file, work / "f1", 1, args.tasks), full),
+        "functok greedy, 2 workers": (functok_run(work / "full", functok_file, work / "f2", 2, args.tasks), full),
+        "DocumentTokenizer + HF byte-level BPE, 1 worker": (timed(
+            [sys.executable, "-c", BASELINE, str(work / "full"), str(hf_file), str(work / "hf"), str(args.tasks)]), full),
+        "functok greedy, 1 worker, half the corpus": (functok_run(work / "half", functok_file, work / "h1", 1,
+                                                                  args.tasks), half),
+    }
+    same = shards(work / "f1") == shards(work / "f2")
+    print(f"\n{'run':<50} {'MB/s':>7} {'MB/CPU s':>8} {'wall s':>7} {'CPU s':>7} {'peak MB':>8} {'load':>5}")
+    rate, per_cpu = {}, {}
+    for name, (r, size) in runs.items():
+        rate[name], per_cpu[name] = size / 1e6 / r["wall"], size / 1e6 / r["cpu"]
+        print(f"{name:<50} {rate[name]:7.2f} {per_cpu[name]:8.2f} {r['wall']:7.1f} {r['cpu']:7.1f} "
+              f"{r['peak_mb']:8.0f} {r['load']:5.1f}")
+    one, two = runs["functok greedy, 1 worker"][0], runs["functok greedy, 2 workers"][0]
+    scaling = rate["functok greedy, 2 workers"] / rate["functok greedy, 1 worker"]
+    per_worker = rate["functok greedy, 1 worker"] / rate["DocumentTokenizer + HF byte-level BPE, 1 worker"]
+    memory = one["peak_mb"] / runs["functok greedy, 1 worker, half the corpus"][0]["peak_mb"]
+    print(f"\nscaling 1 -> 2 workers: {scaling:.2f}x (goal >= 1.8x); the 2-worker run got "
+          f"{two['cpu'] / two['wall']:.2f} cores on average, the 1-worker run {one['cpu'] / one['wall']:.2f}")
+    cpu_ratio = per_cpu["functok greedy, 1 worker"] / per_cpu["DocumentTokenizer + HF byte-level BPE, 1 worker"]
+    print(f"per worker, functok greedy / DocumentTokenizer with a plain byte-level BPE: {per_worker:.2f}x "
+          f"by wall time, {cpu_ratio:.2f}x by CPU time (stretch goal >= 1.0x)")
+    print(f"peak memory, full / half corpus, 1 worker: {memory:.2f}x (flat is 1.0x)")
+    print(f"shards of 1 and 2 workers identical: {same}")
+    if not args.keep:
+        import shutil
+        shutil.rmtree(work, ignore_errors=True)
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
