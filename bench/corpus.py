@@ -115,10 +115,12 @@ def timed(command: list[str]) -> dict:
     env = dict(os.environ, RAYON_NUM_THREADS="1", PYTHONPATH=str(REPO / "python"))
     load = os.getloadavg()[0]
     started = time.monotonic()
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.monotonic() - started
-    error = process.stderr.read().decode(errors="replace")
+    with tempfile.TemporaryFile() as log:  # not a pipe, which datatrove's log lines could fill
+        process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=log)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.monotonic() - started
+        log.seek(0)
+        error = log.read().decode(errors="replace")
     if status:
         sys.exit(f"failed: {' '.join(command)}\n{error[-2000:]}")
     return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "peak_mb": usage.ru_maxrss / 1024,

@@ -13,18 +13,18 @@ file is one document; a ``pydoc_data`` topic is cut into paragraphs like a ``.tx
 and, for source files, by file. If no document's hash qualifies, the one with the smallest
 hash is held out.
 
-**Bad input.** A missing path, a folder that cannot be listed, an unreadable file, invalid
-UTF-8 (named by file and byte offset; in a ``.jsonl`` file it makes that line bad) or a bad ``.jsonl`` line stops the run with a message
-and exit status 2, unless ``skip_bad`` is set: then the folder, file or line is skipped and
-counted. A ``.jsonl`` line is bad unless it is a JSON object whose field is a string that is
-text: a lone surrogate, which only a ``\\u`` escape can make, is not (no tokenizer can take
-it). The message names the file and line and says what was expected. Files in a folder that
-are not ``.txt``/``.jsonl``, and links to folders (not followed, since they may loop), are
-skipped and counted. A file name that is not UTF-8 is shown with ``\\xNN`` for its bytes. A
-document with a line longer than ``max_line`` code points is skipped and counted (one giant
-line is one giant pre-token for the baseline, which BPE training handles badly). A corpus with
-no text left, or with too few documents to hold one out, is an error. The report lists every
-skip.
+**Bad input.** A missing path, a folder that cannot be listed, an unreadable file, invalid UTF-8
+(named by file and byte offset; in a ``.jsonl`` file it makes that line bad) or a bad ``.jsonl``
+line stops the run with a message and exit status 2, unless ``skip_bad`` is set: then the
+folder, file or line is skipped and counted. A ``.jsonl`` line is bad unless it is a JSON object
+whose field is a string that is text: a lone surrogate, which only a ``\\u`` escape can make, is
+not (no tokenizer can take it). The message names the file and line and says what was expected.
+Files in a folder that are not ``.txt``/``.jsonl``, and links to folders (not followed, since
+they may loop), are skipped and counted. A file name that is not UTF-8 is shown with ``\\xNN``
+for its bytes. A document with a line longer than ``max_line`` code points is skipped and
+counted (one giant line is one giant pre-token for the baseline, which BPE training handles
+badly). A corpus with no text left, or with too few documents to hold one out, is an error. The
+report lists every skip.
 """
 
 from __future__ import annotations

@@ -179,7 +179,7 @@ def _manifest(out: Path, files: list[Path], listing_skips: list[dict], reads: di
         record_file = out / f"{name}.functok.json"
         record = json.loads(record_file.read_text(encoding="utf-8")) if record_file.is_file() else {}
         skipped += record.get("skipped", [])
-        for key in ("documents", "tokens", "characters"):
+        for key in ("documents", "tokens", "characters", "text_bytes"):
             totals[key] += record.get(key, 0)
         shards.append({"file": name, "documents": record.get("documents", 0), "tokens": record.get("tokens", 0)})
     return {
@@ -188,7 +188,7 @@ def _manifest(out: Path, files: list[Path], listing_skips: list[dict], reads: di
         "token_bytes": _token_bytes(out, shards),
         "tasks": tasks,
         "counts": {"files": len(files), "files_read": totals["files_read"], "documents": totals["documents"],
-                   "tokens": totals["tokens"], "characters": totals["characters"],
+                   "tokens": totals["tokens"], "characters": totals["characters"], "text_bytes": totals["text_bytes"],
                    "bytes_on_disk": total_bytes(files), "skipped": len(skipped)},
         "skipped_by_reason": dict(Counter(s["reason"] for s in skipped)),
         "skipped": skipped[:MAX_LISTED_SKIPS],
@@ -223,9 +223,9 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         for line in skipped_summary(manifest["skipped"]):
             print(f"functok tokenize: skipped {line}", file=sys.stderr)
-    megabytes = counts["bytes_on_disk"] / 1e6
+    megabytes = counts["text_bytes"] / 1e6  # of UTF-8 text tokenized, whatever the files' compression
     print(f"wrote {manifest['tasks']} shards to {shown(args.out)}: {counts['documents']:,} documents, "
-          f"{counts['tokens']:,} tokens, {counts['skipped']:,} skipped; {megabytes:.1f} MB in {seconds:.1f} s "
+          f"{counts['tokens']:,} tokens, {counts['skipped']:,} skipped; {megabytes:.1f} MB of text in {seconds:.1f} s "
           f"({megabytes / max(seconds, 1e-9):.2f} MB/s with {min(args.workers, manifest['tasks'])} workers)")
     return 0
 

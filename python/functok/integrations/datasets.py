@@ -1,14 +1,13 @@
 """functok on Hugging Face ``datasets``: token ids for every row, with ``Dataset.map`` on
 ``num_proc`` processes.
 
->>> from datasets import Dataset                                      # doctest: +SKIP
->>> ids = tokenize_dataset(Dataset.from_dict({"text": texts}), tokenizer, num_proc=4)  # doctest: +SKIP
+``tokenize_dataset(dataset, tokenizer, num_proc=4)`` (docs/corpus.md has a worked example).
 
 The column ``input_ids`` holds ``Tokenizer.encode(text).ids`` (plus the ``eos`` id), the ids
-``functok tokenize`` writes (a special token's text in a row is ordinary text, as there). The dataset is used through its own ``map`` method, so this module
-imports nothing from ``datasets``; the tokenizer travels to the worker processes as its file
-text (``Tokenizer.__reduce__``), which also gives ``datasets`` a stable fingerprint for its
-cache.
+``functok tokenize`` writes (a special token's text in a row is ordinary text, as there). The
+dataset is used through its own ``map`` method, so this module imports nothing from
+``datasets``; the tokenizer travels to the worker processes as its file text
+(``Tokenizer.__reduce__``), which also gives ``datasets`` a stable fingerprint for its cache.
 """
 
 from __future__ import annotations

@@ -97,7 +97,7 @@ class FunctokTokenizer(DocumentTokenizer):
                               upload_block_size=self.upload_block_size,
                               tokenizer_name_or_path=self.tokenizer_name_or_path,
                               save_final_metadata=self.save_final_metadata, token_size=self.token_size)
-        record = {"documents": 0, "tokens": 0, "characters": 0, "skipped": []}
+        record = {"documents": 0, "tokens": 0, "characters": 0, "text_bytes": 0, "skipped": []}
         with folder.open(f"{filename}.documents.jsonl", "wt", encoding="utf-8") as names:
             for document in data:
                 with self.track_time():
@@ -112,6 +112,7 @@ class FunctokTokenizer(DocumentTokenizer):
                 record["documents"] += 1
                 record["tokens"] += len(ids)
                 record["characters"] += len(document.text)
+                record["text_bytes"] += len(document.text.encode("utf-8"))
                 self.stat_update("tokens", value=len(ids))
                 self.stat_update("documents")
         shard.close()
