@@ -137,21 +137,40 @@ def shards(out: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(out.glob("*.ds*"))}
 
 
+def prepare(work: Path, stdlib_mb: float, udhr: Path, tasks: int, vocab_size: int) -> None:
+    """The corpus and both tokenizers, written into ``work`` (run in a process of its own)."""
+    texts = documents(stdlib_mb, udhr)
+    full = write_corpus(work / "full", texts, tasks)
+    half = write_corpus(work / "half", texts[::2], tasks)
+    write_corpus(work / "tiny", ["Start-up."] * tasks, tasks)  # one line per file: the start-up cost
+    (work / "sizes.json").write_text(json.dumps({"full": full, "half": half}), encoding="utf-8")
+    print(f"corpus: {len(texts):,} documents, {full / 1e6:.1f} MB of UTF-8 ({half / 1e6:.1f} MB in the half); "
+          f"{os.cpu_count()} cores")
+    train(work, texts, vocab_size)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--stdlib-mb", type=float, default=4.0, help="MB of standard-library source (default: 4)")
+    parser.add_argument("--udhr", type=Path, default=UDHR, help=f"the UDHR folder (default: {UDHR})")
     parser.add_argument("--vocab-size", type=int, default=8192)
     parser.add_argument("--tasks", type=int, default=16, help="shards (and .jsonl files) (default: 16)")
-    parser.add_argument("--udhr", type=Path, default=UDHR, help=f"the UDHR folder (default: {UDHR})")
     parser.add_argument("--keep", default=None, help="work in this folder and keep it (default: a temporary one)")
+    parser.add_argument("--prepare", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.prepare:
+        prepare(args.prepare, args.stdlib_mb, args.udhr, args.tasks, args.vocab_size)
+        return 0
     work = Path(args.keep or tempfile.mkdtemp(prefix="functok-bench-corpus-"))
-    texts = documents(args.stdlib_mb, args.udhr)
-    full = write_corpus(work / "full", texts, args.tasks)
-    half = write_corpus(work / "half", texts[::2], args.tasks)
-    print(f"corpus: {len(texts):,} documents, {full / 1e6:.1f} MB of UTF-8 ({half / 1e6:.1f} MB in the half); "
-          f"{os.cpu_count()} cores")
-    functok_file, hf_file = train(work, texts, args.vocab_size)
+    work.mkdir(parents=True, exist_ok=True)
+    # The corpus and the training in a process of their own: this one stays small, because a
+    # child's peak resident memory (wait4) starts at its parent's when it forks.
+    subprocess.run([sys.executable, __file__, "--prepare", str(work), "--stdlib-mb", str(args.stdlib_mb), "--udhr",
+                    str(args.udhr), "--tasks", str(args.tasks), "--vocab-size", str(args.vocab_size)],
+                   env=dict(os.environ, PYTHONPATH=str(REPO / "python")), check=True)
+    sizes = json.loads((work / "sizes.json").read_text(encoding="utf-8"))
+    full, half = sizes["full"], sizes["half"]
+    functok_file, hf_file = work / "functok.json", work / "hf-bytelevel.json"
 
     runs = {
         "functok greedy, 1 worker": (functok_run(work / "full", functok_file, work / "f1", 1, args.tasks), full),
@@ -161,6 +180,8 @@ def main() -> int:
         "functok greedy, 1 worker, half the corpus": (functok_run(work / "half", functok_file, work / "h1", 1,
                                                                   args.tasks), half),
     }
+    startup = {workers: functok_run(work / "tiny", functok_file, work / f"t{workers}", workers, args.tasks)
+               for workers in (1, 2)}
     same = shards(work / "f1") == shards(work / "f2")
     print(f"\n{'run':<50} {'MB/s':>7} {'MB/CPU s':>8} {'wall s':>7} {'CPU s':>7} {'peak MB':>8} {'load':>5}")
     rate, per_cpu = {}, {}
@@ -175,6 +196,9 @@ def main() -> int:
     print(f"\nscaling 1 -> 2 workers: {scaling:.2f}x (goal >= 1.8x); the 2-worker run got "
           f"{two['cpu'] / two['wall']:.2f} cores on average, the 1-worker run {one['cpu'] / one['wall']:.2f}")
     cpu_ratio = per_cpu["functok greedy, 1 worker"] / per_cpu["DocumentTokenizer + HF byte-level BPE, 1 worker"]
+    net = ((one["wall"] - startup[1]["wall"]) / max(two["wall"] - startup[2]["wall"], 1e-9))
+    print(f"start-up (a corpus of {args.tasks} one-line files): {startup[1]['wall']:.1f} s with 1 worker, "
+          f"{startup[2]['wall']:.1f} s with 2; scaling without it: {net:.2f}x")
     print(f"per worker, functok greedy / DocumentTokenizer with a plain byte-level BPE: {per_worker:.2f}x "
           f"by wall time, {cpu_ratio:.2f}x by CPU time (stretch goal >= 1.0x)")
     print(f"peak memory, full / half corpus, 1 worker: {memory:.2f}x (flat is 1.0x)")
