@@ -301,7 +301,7 @@ def _budgets(text: str) -> tuple[int, ...]:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--corpus", nargs="+", action="append", metavar="PATH", default=[],
-                        help="a corpus: .txt and .jsonl files and folders of them (repeat the "
+                        help="a corpus: .txt and .jsonl files (or .gz), and folders of them (repeat the "
                              "option for several corpora; default: the standard library's .py "
                              "source and pydoc_data's English topics)")
     parser.add_argument("--field", default="text", help="the .jsonl field holding the text (default: text)")

@@ -361,7 +361,7 @@ class ByteProgress:
                 return
             import sys
             self.bar = tqdm(total=total, desc=desc, unit="B", unit_scale=True, unit_divisor=1000,
-                            file=sys.stderr, leave=False, dynamic_ncols=True)
+                            file=sys.stderr, leave=False)
 
     def to(self, done: int) -> None:
         if self.bar is not None and done > self.done:
