@@ -29,18 +29,17 @@ def train(*args: str) -> int:
     return main(["train", "--no-progress", "--vocab-size", "300", "--profile", "paper", *args])
 
 
-def test_same_tokenizer_as_tokenizer_train(tmp_path, capsys):
+@pytest.mark.parametrize("fuse", ["all", "frequent"])
+def test_same_tokenizer_as_tokenizer_train(tmp_path, capsys, fuse):
     out = tmp_path / "tok.json"
     assert train("--corpus", str(corpus(tmp_path / "c")), "--out", str(out), "--special-token", "<eos>",
-                 "--fuse", "all") == 0
+                 "--fuse", fuse) == 0
     assert "trained on 31 documents" in capsys.readouterr().out  # a.txt is one document, then 30 records
     got = Tokenizer.from_file(out)
     want = Tokenizer.train(iter(["".join(TEXTS[:10])] + TEXTS[10:]), vocab_size=300, profile="paper",
-                           special_tokens=["<eos>"], show_progress=False,
-                           **({"fuse": "all"} if "fuse" in Tokenizer.train.__code__.co_varnames
-                              else {"split_operators": False}))
+                           special_tokens=["<eos>"], show_progress=False, fuse=fuse)
     assert got.to_str() == want.to_str()
-    assert got.token_to_id("<eos>") == 0 and got.header["profile"] == "paper"
+    assert got.token_to_id("<eos>") == 0 and got.header["profile"] == "paper" and got.header["fuse"] == fuse
 
 
 def test_bad_input_exit_2_or_skipped(tmp_path, capsys):

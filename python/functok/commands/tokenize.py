@@ -126,7 +126,8 @@ def tokenize_corpus(paths: list[str], tokenizer_file: Path, out: Path, *, worker
         "functok_version": __version__,
         "spec_version": SPEC_VERSION,
         "tokenizer": {"file": shown(tokenizer_file.name), "sha256": tokenizer_sha, "vocab_size": tokenizer.vocab_size,
-                      "spec_version": tokenizer.header["spec_version"], "profile": tokenizer.header["profile"]},
+                      "spec_version": tokenizer.header["spec_version"], "profile": tokenizer.header["profile"],
+                      "fuse": tokenizer.header.get("fuse")},
         "options": options,
     })
     (out / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

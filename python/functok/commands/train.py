@@ -12,7 +12,6 @@ command passes on; an option left out keeps that method's default.
 from __future__ import annotations
 
 import argparse
-import inspect
 import sys
 import time
 from collections import Counter
@@ -24,36 +23,21 @@ from ..chunks import InputError
 from . import run_alone
 from .corpus import ByteProgress, CorpusReader, shown, total_bytes
 
-__all__ = ["add_command", "fusion_options", "train_options"]
+__all__ = ["add_command", "train_options"]
 
 EXIT_BAD_INPUT = 2
 FUSE_CHOICES = ("none", "all", "frequent")
 
 
-def fusion_options(fuse: str | None, train: Any) -> dict:
-    """``--fuse`` as keyword arguments of ``train`` (``Tokenizer.train``): ``fuse=`` where the
-    method takes it, else the ``split_operators`` it stands for (``none`` splits instructions
-    off, ``all`` keeps them in their pieces); ``frequent`` needs a ``Tokenizer.train`` with
-    ``fuse``."""
-    if fuse is None:
-        return {}
-    if "fuse" in inspect.signature(train).parameters:
-        return {"fuse": fuse}
-    if fuse == "frequent":
-        raise ValueError("--fuse frequent needs a functok whose Tokenizer.train takes fuse= (this one does not)")
-    return {"split_operators": fuse == "none"}
-
-
-def train_options(args: argparse.Namespace, train: Any) -> dict:
+def train_options(args: argparse.Namespace) -> dict:
     """The keyword arguments of ``Tokenizer.train`` that the command line gives."""
     options: dict[str, Any] = {"vocab_size": args.vocab_size, "special_tokens": list(args.special_token),
                                "show_progress": args.progress}
-    for name in ("splitter", "profile", "min_frequency", "limit_alphabet"):
+    for name in ("splitter", "profile", "fuse", "min_frequency", "limit_alphabet"):
         if getattr(args, name) is not None:
             options[name] = getattr(args, name)
     if args.normalization is not None:  # not args.normalize, which cli.main turns from "none" into None
         options["normalize"] = None if args.normalization == "none" else args.normalization
-    options.update(fusion_options(args.fuse, train))
     return options
 
 
@@ -71,10 +55,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"--out {out}: a folder of that name exists; --out names the tokenizer file")
     if not out.parent.is_dir():
         return _fail(f"--out {out}: the folder {out.parent} does not exist")
-    try:
-        options = train_options(args, Tokenizer.train)
-    except ValueError as error:
-        return _fail(str(error))
+    options = train_options(args)
     reader = CorpusReader(args.corpus, field=args.field, skip_bad=args.skip_bad, unit="chunks")
     counts: Counter = Counter()
     try:

@@ -137,9 +137,11 @@ class FunctokEncoder(BaseFormatter):
 
     name = "functok stream"
 
-    def __init__(self, *, normalize: str | None = "nfc", splitter: str = "llama3", profile: str = "paper") -> None:
+    def __init__(self, **options: Any) -> None:
+        """``options`` are :func:`functok.encode`'s (``normalize``, ``splitter``, ``profile``...);
+        those left out keep its defaults."""
         super().__init__()
-        self.normalize, self.splitter, self.profile = normalize, splitter, profile
+        self.options = options
 
     def format(self, text: str) -> str:
-        return encode(text, normalize=self.normalize, splitter=self.splitter, profile=self.profile)
+        return encode(text, **self.options)
