@@ -117,3 +117,21 @@ def test_compare_reads_gz_through_the_shared_reader(tmp_path):
     plain, zipped = load_corpus([str(tmp_path / "plain")]), load_corpus([str(tmp_path / "zipped")])
     assert [d.text for d in plain.documents] == [d.text for d in zipped.documents]
     assert len(plain.documents) == 30 and zipped.files == 1
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 7])
+def test_shares_split_the_records_and_their_skips(tmp_path, count):
+    write(tmp_path / "a.jsonl", jsonl("a1", "a2") + b"\n   \n[1]\n" + jsonl("a3"))
+    write(tmp_path / "b.txt", b"b as a whole")
+    write(tmp_path / "c.jsonl.gz", jsonl("c1", "", "c3"))
+    whole = CorpusReader([str(tmp_path)], skip_bad=True)
+    everything = names_and_texts(whole)
+    shares = []
+    for rank in range(count):
+        reader = CorpusReader([str(tmp_path)], skip_bad=True, share=(rank, count))
+        shares.append((names_and_texts(reader), reader.skipped))
+    got = sorted(doc for docs, _ in shares for doc in docs)
+    assert got == sorted(everything) and len(got) == len(set(got))
+    assert sorted(s["what"] for _, skipped in shares for s in skipped) == sorted(s["what"] for s in whole.skipped)
+    records = [n for n, _ in everything] + [s["what"] for s in whole.skipped]  # blank lines are no records
+    assert len(records) == 8  # a1 a2 [1] a3, b, c1 "" c3

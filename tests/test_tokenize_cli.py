@@ -174,3 +174,23 @@ def test_unknown_eos_and_bad_tokenizer(setup, capsys):
     assert main(["tokenize", "--corpus", str(root / "corpus"), "--tokenizer", str(root / "corpus" / "notes.txt"),
                  "--out", str(root / "e")]) == 2
     assert "--tokenizer" in capsys.readouterr().err
+
+
+def test_one_file_shared_by_the_tasks(setup):
+    """Fewer files than tasks: the tasks share the records, for any --workers the same shards."""
+    root, docs, tokenizer, _ = setup
+    one = root / "corpus" / "part2.jsonl"  # 120 records and one bad line
+    outs = []
+    for workers in ("1", "2"):
+        outs.append(root / f"shared-{workers}")
+        assert main(["tokenize", "--no-progress", "--quiet", "--corpus", str(one), "--tokenizer", str(root / "tok.json"),
+                     "--out", str(outs[-1]), "--skip-bad", "--workers", workers]) == 0
+    assert shard_files(outs[0]) == shard_files(outs[1])
+    manifest = json.loads((outs[0] / "manifest.json").read_text("utf-8"))
+    assert manifest["tasks"] == 16 and manifest["counts"]["files_read"] == 1
+    assert manifest["skipped_by_reason"] == {"bad .jsonl line: no field 'text'": 1}  # once, not once a task
+    found = read_shards(outs[0])
+    assert sorted(name for name, _ in found) == sorted(n for n in docs if n.startswith(f"{one}:"))
+    assert all(ids == tokenizer.encode(docs[name], disallowed_special=()).ids for name, ids in found)
+    shard_documents = [json.loads(p.read_text("utf-8"))["documents"] for p in sorted(outs[0].glob("*.functok.json"))]
+    assert shard_documents == [8] * 8 + [7] * 8  # 120 records: record k in task k % 16

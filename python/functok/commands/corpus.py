@@ -181,14 +181,23 @@ class CorpusReader:
     """Documents from a list of paths, with the skips recorded in ``skipped`` (see the module).
 
     ``files()`` lists the corpus files once; ``documents(files)`` reads those files (default:
-    all), so that a worker can read a shard of them.
+    all), so that a worker can read a shard of them. With ``share=(rank, count)`` it keeps only
+    every ``count``-th record from the ``rank``-th (a ``.jsonl`` line that is not blank, or a
+    whole text file), counted over all the files: how ``count`` workers share a corpus of fewer
+    files than workers. The others are passed over unread (a ``.jsonl`` line is not even decoded),
+    so each bad record is reported by the one worker that owns it; file-level skips of a
+    ``.jsonl`` file, which every worker meets, are recorded by worker 0.
     """
 
     def __init__(self, paths: list[str], *, field: str = "text", skip_bad: bool = False,
-                 unit: str = "file", max_line: int | None = None) -> None:
+                 unit: str = "file", max_line: int | None = None, share: tuple[int, int] | None = None) -> None:
         if unit not in UNITS:
             raise ValueError(f"unknown unit {unit!r}; expected one of {UNITS}")
+        if share is not None and unit != "file":
+            raise ValueError("share= takes whole records: unit='file'")
         self.paths, self.field, self.skip_bad, self.unit, self.max_line = list(paths), field, skip_bad, unit, max_line
+        self.share = share
+        self._record = 0  # records met so far, over all the files (for share)
         self.skipped: list[dict] = []
         self.files_read = 0
         self._files: list[Path] | None = None
@@ -243,6 +252,11 @@ class CorpusReader:
         is skipped, as the module says."""
         before = 0  # bytes on disk of the files already read
         for path in self.files() if files is None else files:
+            jsonl = suffix(path) == ".jsonl"
+            if not jsonl and not self._mine():  # a text file is one record: another worker's
+                before += total_bytes([path])
+                continue
+            recorded = not jsonl or self.share is None or self.share[0] == 0  # who counts this file
             try:
                 docs = self.file_documents(path)
                 for doc in docs:
@@ -254,12 +268,18 @@ class CorpusReader:
             except InputError as error:
                 if not self.skip_bad:
                     raise InputError(f"{error} (--skip-bad skips such files)") from None
-                self.skip(shown(path), "invalid UTF-8" if "invalid UTF-8" in str(error) else "unreadable",
-                          detail=str(error))
+                if recorded:
+                    self.skip(shown(path), "invalid UTF-8" if "invalid UTF-8" in str(error) else "unreadable",
+                              detail=str(error))
                 continue
             finally:
                 before += total_bytes([path])
-            self.files_read += 1
+            self.files_read += recorded
+
+    def _mine(self) -> bool:
+        """Whether the next record is this worker's (always, without ``share``)."""
+        number, self._record = self._record, self._record + 1
+        return self.share is None or number % self.share[1] == self.share[0]
 
     def file_documents(self, path: Path) -> Iterator[Document]:
         """One file's documents, without the empty/long-line checks; InputError for a bad file."""
@@ -285,6 +305,8 @@ class CorpusReader:
         offset = 0  # of the line, in the (decompressed) bytes
         for number, raw in enumerate(opened.data, 1):  # lines end at b"\n" only: U+2028 stays in a string
             start, offset = offset, offset + len(raw)
+            if not raw.strip() or not self._mine():  # a blank line is no record
+                continue
             where = f"{opened.name}:{number}"
             try:
                 line = raw.decode("utf-8")

@@ -12,7 +12,8 @@ with reasons); ``run.json`` (what the run reads, to resume it); ``logs/`` (datat
 completion markers, and functok's notes).
 
 **Deterministic.** Each document's ids are ``Tokenizer.encode(text).ids`` (plus the ``--eos``
-id). ``--tasks`` fixes the sharding (task ``r`` reads files ``r``, ``r + tasks``, ...) and
+id). ``--tasks`` fixes the sharding (task ``r`` reads files ``r``, ``r + tasks``, ...; with fewer
+files than tasks, records ``r``, ``r + tasks``, ... of all the files) and
 ``--workers`` only how many tasks run at once, and nothing is shuffled, so the shards are the
 same, byte for byte, for any ``--workers``. **Resumable.** A task that finished has a completion
 marker; a killed run, run again with the same command, redoes only the unfinished tasks, and its
@@ -41,7 +42,7 @@ from .train import add_corpus_options, skipped_summary
 __all__ = ["add_command", "default_tasks", "tokenize_corpus"]
 
 EXIT_BAD_INPUT = 2
-MAX_DEFAULT_TASKS = 64
+MIN_DEFAULT_TASKS, MAX_DEFAULT_TASKS = 16, 64
 # Workers start by fork on Linux: a second, where datatrove's forkserver takes four on a small
 # run (each worker imports datatrove anew); elsewhere fork is unsafe (macOS) or missing (Windows).
 START_METHOD = "fork" if sys.platform == "linux" else "spawn"
@@ -53,9 +54,10 @@ class TokenizeError(Exception):
 
 
 def default_tasks(files: int) -> int:
-    """One task per file up to 64: enough tasks for the workers to share out evenly, and a
-    number that does not depend on --workers (so neither do the shards)."""
-    return max(1, min(files, MAX_DEFAULT_TASKS))
+    """One task per file, at least 16 and at most 64: enough tasks for the workers to share out
+    evenly (with fewer files than tasks, the tasks share the files' records), and a number that
+    does not depend on --workers, so neither do the shards."""
+    return max(MIN_DEFAULT_TASKS, min(files, MAX_DEFAULT_TASKS))
 
 
 def sha256_of(path: Path) -> str:
@@ -244,8 +246,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="tasks run at once, one process each (default: all cores); the output does "
                              "not depend on it")
     parser.add_argument("--tasks", type=int, default=None, metavar="N",
-                        help="shards: task r reads files r, r+N, ... (default: one per file, at most "
-                             f"{MAX_DEFAULT_TASKS}); the output depends on it")
+                        help="shards: task r reads files r, r+N, ... (records r, r+N, ... with fewer files "
+                             f"than tasks; default: one per file, from {MIN_DEFAULT_TASKS} to {MAX_DEFAULT_TASKS}); "
+                             "the output depends on it")
     parser.add_argument("--segmentation", choices=("greedy", "optimal"), default="greedy",
                         help="greedy BPE merges, or the fewest tokens per pre-token (default: greedy)")
     parser.add_argument("--eos", default=None, metavar="TOKEN",

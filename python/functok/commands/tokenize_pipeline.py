@@ -40,10 +40,14 @@ def corpus_pipeline(paths: list[str], tokenizer_file: str, out: str, *, eos: str
     ]
 
 
-def shard_of(files: list[str], rank: int, world_size: int) -> list[str]:
-    """The files task ``rank`` reads: every ``world_size``-th, from the ``rank``-th. It depends
-    on the task count, never on the workers, so the shards are the same for any ``--workers``."""
-    return files[rank::world_size]
+def shard_of(files: list[str], rank: int, world_size: int) -> tuple[list[str], tuple[int, int] | None]:
+    """What task ``rank`` reads: every ``world_size``-th file from the ``rank``-th, or, when there
+    are fewer files than tasks, every ``world_size``-th record of all the files (the ``share`` of
+    :class:`~.corpus.CorpusReader`). It depends on the task count, never on the workers, so the
+    shards are the same for any ``--workers``."""
+    if len(files) >= world_size:
+        return files[rank::world_size], None
+    return files, (rank, world_size)
 
 
 class CorpusShardReader(PipelineStep):
@@ -60,9 +64,10 @@ class CorpusShardReader(PipelineStep):
         self.files, self.records, self.field, self.skip_bad = list(files), records, field, skip_bad
 
     def run(self, data: Any = None, rank: int = 0, world_size: int = 1) -> Any:
-        mine = shard_of(self.files, rank, world_size)
-        reader = CorpusReader(mine, field=self.field, skip_bad=self.skip_bad, unit="file")
-        documents = noted = 0
+        mine, share = shard_of(self.files, rank, world_size)
+        reader = CorpusReader(mine, field=self.field, skip_bad=self.skip_bad, unit="file", share=share)
+        part = 1 if share is None else world_size  # a task that shares every file reads 1/part of it
+        documents = 0
         last = time.monotonic()
         for doc in reader.documents([Path(f) for f in mine]):
             documents += 1
@@ -70,11 +75,10 @@ class CorpusShardReader(PipelineStep):
             yield DatatroveDocument(text=doc.text, id=doc.name)
             if time.monotonic() - last > PROGRESS_EVERY:
                 last = time.monotonic()
-                noted = doc.end
-                self._note(f"progress-{rank:05d}.json", {"bytes": noted})
+                self._note(f"progress-{rank:05d}.json", {"bytes": doc.end // part})
         self._note(f"read-{rank:05d}.json", {"files": len(mine), "files_read": reader.files_read,
                                              "documents": documents, "skipped": reader.skipped})
-        self._note(f"progress-{rank:05d}.json", {"bytes": sum(_size(f) for f in mine)})
+        self._note(f"progress-{rank:05d}.json", {"bytes": sum(_size(f) for f in mine) // part})
 
     def _note(self, name: str, data: dict) -> None:
         path = Path(self.records, name)
