@@ -258,15 +258,22 @@ def hf_exact() -> FunctokTokenizer:
     return FunctokTokenizer(functok_tokenizer=train(normalize=None))
 
 
+@pytest.fixture(scope="module")
+def hf_exact_bos_eos(hf_exact) -> FunctokTokenizer:
+    return FunctokTokenizer(functok_tokenizer=hf_exact.functok, special_tokens_pattern="bos_eos")
+
+
 @given(st.text(max_size=40))
 def test_decode_of_encode_is_the_text(hf_exact, hf, text):
     assert hf_exact.decode(hf_exact(text)["input_ids"]) == text
     assert hf.decode(hf(text)["input_ids"]) == nfc(text)
 
 
-@given(st.lists(st.text(max_size=20), min_size=1, max_size=4), st.sampled_from(["right", "left"]))
-def test_batch_decode_of_a_padded_batch(hf_exact, texts, side):
-    hf = FunctokTokenizer(functok_tokenizer=hf_exact.functok, special_tokens_pattern="bos_eos")
+@given(st.lists(st.text(max_size=20).filter(lambda t: "<|" not in t), min_size=1, max_size=4),
+       st.sampled_from(["right", "left"]))
+def test_batch_decode_of_a_padded_batch(hf_exact_bos_eos, texts, side):
+    """(Special tokens' text in the text is the special token, which skip_special_tokens drops.)"""
+    hf = hf_exact_bos_eos
     batch = hf(texts, padding=True, padding_side=side, return_tensors="np")
     assert hf.batch_decode(batch["input_ids"], skip_special_tokens=True) == texts
     width = len(batch["input_ids"][0])
@@ -320,3 +327,21 @@ def test_decode_stream_returns_text_as_it_becomes_final(hf):
     assert "".join(o or "" for o in outs) == "Hi"
     assert stream.step(hf.eos_token_id) == "<|eos|>"
     assert stream.finish() == ""
+
+
+def test_streamer_as_generate_calls_it(hf):
+    """generate() puts the prompt (shape [1, n]), then one id per step (shape [1]), then ends."""
+    from functok.integrations.transformers import FunctokStreamer
+
+    prompt, generated = hf("Hello")["input_ids"], hf(" WÖRLD!!! ok")["input_ids"] + [hf.eos_token_id]
+    for skip_prompt in (True, False):
+        shown: list[str] = []
+        streamer = FunctokStreamer(hf, skip_prompt=skip_prompt, on_text=shown.append)
+        streamer.put(np.array([prompt]))
+        for id in generated:
+            streamer.put(np.array([id]))
+        streamer.end()
+        assert "".join(shown) == ("" if skip_prompt else "Hello") + " WÖRLD!!! ok"
+        assert all(shown)
+    with pytest.raises(ValueError, match="one sequence"):
+        FunctokStreamer(hf).put(np.array([prompt, prompt]))

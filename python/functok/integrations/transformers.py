@@ -26,11 +26,12 @@ from pathlib import Path
 from typing import Any
 
 from transformers import AutoTokenizer, PreTrainedConfig, PreTrainedTokenizer
+from transformers.generation.streamers import BaseStreamer
 from transformers.tokenization_utils_base import BatchEncoding, PaddingStrategy, TruncationStrategy
 
 from ..tokenizer import DecodeStream, Tokenizer
 
-__all__ = ["FUNCTOK_FILE", "FunctokConfig", "FunctokDecodeStream", "FunctokTokenizer", "register"]
+__all__ = ["FUNCTOK_FILE", "FunctokConfig", "FunctokDecodeStream", "FunctokStreamer", "FunctokTokenizer", "register"]
 
 FUNCTOK_FILE = "functok.json"  # not tokenizer.json: AutoTokenizer would read that as a `tokenizers` file
 SHIM_MODULE = "tokenization_functok"
@@ -318,6 +319,43 @@ class FunctokDecodeStream:
 
     def finish(self) -> str:
         return self._stream.finish()
+
+
+class FunctokStreamer(BaseStreamer):
+    """A streamer for ``model.generate(..., streamer=FunctokStreamer(tokenizer))``: the text of
+    the generated ids as it becomes final (:class:`FunctokDecodeStream`), to ``on_text`` or, by
+    default, printed. ``generate`` first puts the prompt's ids: they are the prefill, their text
+    shown only with ``skip_prompt=False``. Batches of one sequence only, as ``TextStreamer``."""
+
+    def __init__(self, tokenizer: FunctokTokenizer, *, skip_prompt: bool = True, skip_special_tokens: bool = True,
+                 errors: str = "replace", on_text=None) -> None:
+        self.tokenizer = tokenizer
+        self.skip_prompt = skip_prompt
+        self._options = {"skip_special_tokens": skip_special_tokens, "errors": errors}
+        self.on_text = on_text or (lambda text: print(text, end="", flush=True))
+        self._stream: FunctokDecodeStream | None = None
+
+    def put(self, value) -> None:
+        ids = value.tolist() if hasattr(value, "tolist") else list(value)
+        if ids and isinstance(ids[0], list):
+            if len(ids) > 1:
+                raise ValueError("FunctokStreamer streams one sequence: a batch of one")
+            ids = ids[0]
+        if self._stream is None:  # the prompt
+            self._stream = self.tokenizer.decode_stream(**self._options)
+            self._emit(self._stream.prefill(ids), show=not self.skip_prompt)
+            return
+        for id in ids:
+            self._emit(self._stream.step(int(id)))
+
+    def end(self) -> None:
+        if self._stream is not None:
+            self._emit(self._stream.finish())
+        self._stream = None  # the next generate() starts again with a prompt
+
+    def _emit(self, text: str | None, show: bool = True) -> None:
+        if text and show:
+            self.on_text(text)
 
 
 def _is_batch_of_texts(text, text_pair, is_split_into_words: bool) -> bool:
