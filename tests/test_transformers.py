@@ -345,3 +345,22 @@ def test_streamer_as_generate_calls_it(hf):
         assert all(shown)
     with pytest.raises(ValueError, match="one sequence"):
         FunctokStreamer(hf).put(np.array([prompt, prompt]))
+
+
+def test_strict_errors_count_ids_from_the_first(hf, tok):
+    """The id_index of an error is its position in all the ids, added tokens included."""
+    capitalize = tok.token_to_id("\ue100\ue000")
+    hi = tok.encode("hi").ids
+    cases = [(hi + [capitalize], functok.TokenFormatError, len(hi)),
+             ([hf.bos_token_id] + hi + [hf.eos_token_id, capitalize], functok.TokenFormatError, len(hi) + 2),
+             ([hf.bos_token_id, hf.eos_token_id, 10**6], functok.UnknownTokenIdError, 2),
+             ([hf.bos_token_id] + hi + [tok.token_to_id("<0xC3>")], functok.ByteFallbackError, len(hi) + 1)]
+    for ids, error, index in cases:
+        with pytest.raises(error) as raised:
+            hf.decode(ids, errors="strict")
+        assert raised.value.id_index == index, ids
+        stream = hf.decode_stream(errors="strict")
+        with pytest.raises(error) as raised:
+            stream.prefill(ids)
+            stream.finish()
+        assert raised.value.id_index == index, ids

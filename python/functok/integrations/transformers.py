@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -29,7 +30,7 @@ from transformers import AutoTokenizer, PreTrainedConfig, PreTrainedTokenizer
 from transformers.generation.streamers import BaseStreamer
 from transformers.tokenization_utils_base import BatchEncoding, PaddingStrategy, TruncationStrategy
 
-from ..tokenizer import DecodeStream, Tokenizer
+from ..tokenizer import ByteFallbackError, DecodeStream, TokenFormatError, Tokenizer, UnknownTokenIdError
 
 __all__ = ["FUNCTOK_FILE", "FunctokConfig", "FunctokDecodeStream", "FunctokStreamer", "FunctokTokenizer", "register"]
 
@@ -263,17 +264,17 @@ class FunctokTokenizer(PreTrainedTokenizer):
         is special and ``skip_special_tokens`` is true."""
         ids = [token_ids] if isinstance(token_ids, int) else [int(i) for i in token_ids]
         out: list[str] = []
-        run: list[int] = []
-        for id in ids:
-            if id not in self._breaks:
-                run.append(id)
+        start = 0  # of the run of ids functok decodes next
+        for index, id in enumerate(ids + [None]):
+            if id is not None and id not in self._breaks:
                 continue
-            out.append(self.functok.decode(run, errors=errors, skip_special_tokens=skip_special_tokens))
-            run = []
-            token = self._added_tokens_decoder[id]
-            if not (skip_special_tokens and token.special):
+            with _ids_from(start):
+                out.append(self.functok.decode(ids[start:index], errors=errors,
+                                               skip_special_tokens=skip_special_tokens))
+            start = index + 1
+            token = self._added_tokens_decoder.get(id)
+            if token is not None and not (skip_special_tokens and token.special):
                 out.append(token.content)
-        out.append(self.functok.decode(run, errors=errors, skip_special_tokens=skip_special_tokens))
         text = "".join(out)
         clean = self.clean_up_tokenization_spaces if clean_up_tokenization_spaces is None else clean_up_tokenization_spaces
         return self.clean_up_tokenization(text) if clean else text
@@ -302,23 +303,29 @@ class FunctokDecodeStream:
         self._tokenizer = tokenizer
         self._options = {"skip_special_tokens": skip_special_tokens, "errors": errors}
         self._stream = DecodeStream(tokenizer.functok, **self._options)
+        self._index = 0  # ids taken so far
+        self._start = 0  # the index of the first id of the current functok stream
 
     def prefill(self, ids: Iterable[int]) -> str:
         return "".join(self.step(int(i)) or "" for i in ids)
 
     def step(self, id: int) -> str | None:
         tokenizer = self._tokenizer
+        self._index += 1
         if id not in tokenizer._breaks:
-            return self._stream.step(id)
-        out = self._stream.finish()
+            with _ids_from(self._start):
+                return self._stream.step(id)
+        out = self.finish()
         self._stream = DecodeStream(tokenizer.functok, **self._options)
+        self._start = self._index
         token = tokenizer._added_tokens_decoder[id]
         if not (self._options["skip_special_tokens"] and token.special):
             out += token.content
         return out or None
 
     def finish(self) -> str:
-        return self._stream.finish()
+        with _ids_from(self._start):
+            return self._stream.finish()
 
 
 class FunctokStreamer(BaseStreamer):
@@ -356,6 +363,18 @@ class FunctokStreamer(BaseStreamer):
     def _emit(self, text: str | None, show: bool = True) -> None:
         if text and show:
             self.on_text(text)
+
+
+@contextlib.contextmanager
+def _ids_from(start: int):
+    """Errors of ids decoded from index ``start`` on: their ``id_index`` counts from the first id."""
+    try:
+        yield
+    except (TokenFormatError, UnknownTokenIdError, ByteFallbackError) as error:
+        if start == 0:
+            raise
+        cls, args = error.__reduce__()  # every id error's last field is its id_index
+        raise cls(*args[:-1], args[-1] + start) from None
 
 
 def _is_batch_of_texts(text, text_pair, is_split_into_words: bool) -> bool:
