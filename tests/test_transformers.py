@@ -364,3 +364,22 @@ def test_strict_errors_count_ids_from_the_first(hf, tok):
             stream.prefill(ids)
             stream.finish()
         assert raised.value.id_index == index, ids
+
+
+def test_tokens_added_later_decode_as_their_text(tok):
+    hf = FunctokTokenizer(functok_tokenizer=tok)
+    assert hf.add_tokens(["<tool>"]) == 1 and hf.add_special_tokens({"sep_token": "<|sep|>"}) == 1
+    ids = hf("Hi<tool>Yo<|sep|>")["input_ids"]
+    assert ids[-1] == hf.sep_token_id and hf.convert_tokens_to_ids("<tool>") in ids
+    assert hf.decode(ids) == "Hi<tool>Yo<|sep|>"
+    assert hf.decode(ids, skip_special_tokens=True) == "Hi<tool>Yo"  # <tool> is not special
+
+
+def test_from_a_functok_file_and_through_pickle(tok, tmp_path):
+    import pickle
+
+    tok.save(tmp_path / "tok.json")
+    hf = FunctokTokenizer(tmp_path / "tok.json")
+    assert hf("Hello wörld")["input_ids"] == tok.encode("Hello wörld").ids
+    back = pickle.loads(pickle.dumps(hf))  # datasets' map(num_proc=...) sends the tokenizer to workers
+    assert back(TEXTS, padding=True, return_offsets_mapping=True) == hf(TEXTS, padding=True, return_offsets_mapping=True)

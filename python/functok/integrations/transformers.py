@@ -108,7 +108,10 @@ class FunctokTokenizer(PreTrainedTokenizer):
         # skipped by skip_special_tokens.
         self._add_tokens(sorted(set(self._functok_specials) - set(self.all_special_tokens),
                                 key=self._functok_specials.get), special_tokens=True)
-        self._breaks = {i for i in self._added_tokens_decoder if self.functok.id_to_token(i) is None}
+
+    def _breaks_stream(self, id: int) -> bool:
+        """Is ``id`` an added token outside the functok vocabulary? Such a token ends the stream."""
+        return id in self._added_tokens_decoder and self.functok.id_to_token(id) is None
 
     def _default_token(self, role: str) -> str:
         for name in ROLE_NAMES[role]:
@@ -266,7 +269,7 @@ class FunctokTokenizer(PreTrainedTokenizer):
         out: list[str] = []
         start = 0  # of the run of ids functok decodes next
         for index, id in enumerate(ids + [None]):
-            if id is not None and id not in self._breaks:
+            if id is not None and not self._breaks_stream(id):
                 continue
             with _ids_from(start):
                 out.append(self.functok.decode(ids[start:index], errors=errors,
@@ -312,7 +315,7 @@ class FunctokDecodeStream:
     def step(self, id: int) -> str | None:
         tokenizer = self._tokenizer
         self._index += 1
-        if id not in tokenizer._breaks:
+        if not tokenizer._breaks_stream(id):
             with _ids_from(self._start):
                 return self._stream.step(id)
         out = self.finish()
