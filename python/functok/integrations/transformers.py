@@ -20,7 +20,6 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -160,26 +159,29 @@ class FunctokTokenizer(PreTrainedTokenizer):
 
     # -- encoding -------------------------------------------------------------------------
 
-    def ids_and_offsets(self, text: str, *, split_special_tokens: bool = False) -> tuple[list[int], list[tuple[int, int]]]:
-        """The ids of ``text`` and the span of the text each comes from: functok encodes each
-        stretch between added tokens (all of it with ``split_special_tokens=True``)."""
+    def ids_and_offsets(self, text: str, *, split_special_tokens: bool = False,
+                        offsets: bool = True) -> tuple[list[int], list[tuple[int, int]] | None]:
+        """The ids of ``text`` and the span of the text each comes from (None with
+        ``offsets=False``, which saves their cost): functok encodes each stretch between added
+        tokens (all of it with ``split_special_tokens=True``)."""
         if not isinstance(text, str):
             raise TypeError(f"expected str, not {type(text).__name__}")
         parts = [text] if split_special_tokens else self.tokens_trie.split(text)
         ids: list[int] = []
-        offsets: list[tuple[int, int]] = []
+        spans: list[tuple[int, int]] = []
         start = 0
         for part in parts:
             added = None if split_special_tokens else self._added_tokens_encoder.get(part)
             if added is not None:
                 ids.append(added)
-                offsets.append((start, start + len(part)))
+                spans.append((start, start + len(part)))
             elif part:
                 encoding = self.functok.encode(part, disallowed_special=())
                 ids.extend(encoding.ids)
-                offsets.extend((a + start, b + start) for a, b in encoding.offsets)
+                if offsets:
+                    spans.extend((a + start, b + start) for a, b in encoding.offsets)
             start += len(part)
-        return ids, offsets
+        return ids, spans if offsets else None
 
     def _encode_plus(self, text, text_pair=None, add_special_tokens: bool = True,
                      padding_strategy: PaddingStrategy = PaddingStrategy.DO_NOT_PAD,
@@ -207,8 +209,9 @@ class FunctokTokenizer(PreTrainedTokenizer):
             return super()._encode_plus(text, text_pair, is_split_into_words=is_split_into_words,
                                         return_offsets_mapping=return_offsets_mapping,
                                         split_special_tokens=split_special_tokens, **options, **kwargs)
-        first = self.ids_and_offsets(text, split_special_tokens=split_special_tokens)
-        second = None if text_pair is None else self.ids_and_offsets(text_pair, split_special_tokens=split_special_tokens)
+        split = {"split_special_tokens": split_special_tokens, "offsets": return_offsets_mapping}
+        first = self.ids_and_offsets(text, **split)
+        second = None if text_pair is None else self.ids_and_offsets(text_pair, **split)
         return self._prepare_with_offsets(first, second, return_offsets_mapping, options)
 
     def _prepare_with_offsets(self, first, second, return_offsets_mapping: bool, options: dict) -> BatchEncoding:
@@ -217,7 +220,7 @@ class FunctokTokenizer(PreTrainedTokenizer):
         place of the ids, so that whatever it keeps, drops or adds, each kept marker names the
         id and the offsets it stands for, and every other id was added (offsets ``(0, 0)``)."""
         ids = first[0] + (second[0] if second else [])
-        offsets = first[1] + (second[1] if second else [])
+        offsets = (first[1] or []) + ((second[1] or []) if second else [])
         markers = [-1 - k for k in range(len(ids))]
         n = len(first[0])
         prepared = self.prepare_for_model(
@@ -265,17 +268,18 @@ class FunctokTokenizer(PreTrainedTokenizer):
         """:meth:`functok.Tokenizer.decode` of the ids between added tokens (which end a stretch
         of the stream, as functok's own special tokens do), and each added token's text unless it
         is special and ``skip_special_tokens`` is true."""
-        ids = [token_ids] if isinstance(token_ids, int) else [int(i) for i in token_ids]
+        ids = [token_ids] if isinstance(token_ids, int) else list(map(int, token_ids))
+        breaks = {i for i in self._added_tokens_decoder if self.functok.id_to_token(i) is None}
         out: list[str] = []
         start = 0  # of the run of ids functok decodes next
-        for index, id in enumerate(ids + [None]):
-            if id is not None and not self._breaks_stream(id):
-                continue
-            with _ids_from(start):
+        for index in [k for k, id in enumerate(ids) if id in breaks] + [len(ids)]:
+            try:
                 out.append(self.functok.decode(ids[start:index], errors=errors,
                                                skip_special_tokens=skip_special_tokens))
+            except _ID_ERRORS as error:
+                raise _counted_from(error, start) from None
             start = index + 1
-            token = self._added_tokens_decoder.get(id)
+            token = self._added_tokens_decoder.get(ids[index]) if index < len(ids) else None
             if token is not None and not (skip_special_tokens and token.special):
                 out.append(token.content)
         text = "".join(out)
@@ -316,8 +320,10 @@ class FunctokDecodeStream:
         tokenizer = self._tokenizer
         self._index += 1
         if not tokenizer._breaks_stream(id):
-            with _ids_from(self._start):
+            try:
                 return self._stream.step(id)
+            except _ID_ERRORS as error:
+                raise _counted_from(error, self._start) from None
         out = self.finish()
         self._stream = DecodeStream(tokenizer.functok, **self._options)
         self._start = self._index
@@ -327,8 +333,10 @@ class FunctokDecodeStream:
         return out or None
 
     def finish(self) -> str:
-        with _ids_from(self._start):
+        try:
             return self._stream.finish()
+        except _ID_ERRORS as error:
+            raise _counted_from(error, self._start) from None
 
 
 class FunctokStreamer(BaseStreamer):
@@ -368,16 +376,15 @@ class FunctokStreamer(BaseStreamer):
             self.on_text(text)
 
 
-@contextlib.contextmanager
-def _ids_from(start: int):
-    """Errors of ids decoded from index ``start`` on: their ``id_index`` counts from the first id."""
-    try:
-        yield
-    except (TokenFormatError, UnknownTokenIdError, ByteFallbackError) as error:
-        if start == 0:
-            raise
-        cls, args = error.__reduce__()  # every id error's last field is its id_index
-        raise cls(*args[:-1], args[-1] + start) from None
+_ID_ERRORS = (TokenFormatError, UnknownTokenIdError, ByteFallbackError)
+
+
+def _counted_from(error, start: int):
+    """An error of ids decoded from index ``start`` on, its ``id_index`` counted from the first id."""
+    if start == 0:
+        return error
+    cls, args = error.__reduce__()  # every id error's last field is its id_index
+    return cls(*args[:-1], args[-1] + start)
 
 
 def _is_batch_of_texts(text, text_pair, is_split_into_words: bool) -> bool:
