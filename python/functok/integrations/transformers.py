@@ -93,7 +93,7 @@ class FunctokTokenizer(PreTrainedTokenizer):
                  clean_up_tokenization_spaces: bool = False, **kwargs: Any) -> None:
         if (functok_file is None) == (functok_tokenizer is None):
             raise ValueError("pass a functok tokenizer file or functok_tokenizer=, exactly one of them")
-        self.functok = functok_tokenizer or Tokenizer.from_file(functok_file)
+        self.functok = functok_tokenizer if functok_tokenizer is not None else Tokenizer.from_file(functok_file)
         self._functok_specials = dict(self.functok.special_tokens)
         for role in ADDED_NAMES:
             if kwargs.get(role) is None:
