@@ -387,3 +387,16 @@ def test_from_a_functok_file_and_through_pickle(tok, tmp_path):
     assert hf("Hello wörld")["input_ids"] == tok.encode("Hello wörld").ids
     back = pickle.loads(pickle.dumps(hf))  # datasets' map(num_proc=...) sends the tokenizer to workers
     assert back(TEXTS, padding=True, return_offsets_mapping=True) == hf(TEXTS, padding=True, return_offsets_mapping=True)
+
+
+@given(TEXT, TEXT, TEXT)
+def test_a_prefill_can_start_after_the_prompts_last_special_token(hf, before, after, generated):
+    """A special token ends the stream: the prompt before it changes nothing that follows."""
+    tail = hf(after)["input_ids"]
+    prompt = hf(before)["input_ids"] + [hf.eos_token_id] + tail
+    outputs = []
+    for prefill in (prompt, tail):
+        stream = hf.decode_stream()
+        stream.prefill(prefill)
+        outputs.append([stream.step(i) for i in hf(generated)["input_ids"]] + [stream.finish()])
+    assert outputs[0] == outputs[1]
