@@ -156,7 +156,8 @@ def test_auto_tokenizer_with_remote_code_needs_no_import(hf, tmp_path):
 
 
 def test_importing_functok_imports_no_integration():
-    code = "import sys, functok, functok.integrations; print(sorted(m for m in sys.modules if m.split('.')[0] in ('transformers', 'torch') or 'integrations.' in m))"
+    code = ("import sys, functok, functok.integrations; print(sorted(m for m in sys.modules "
+            "if m.split('.')[0] in ('transformers', 'torch') or 'integrations.' in m))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                           env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     assert done.stdout.strip() == "[]", done.stderr
@@ -386,7 +387,8 @@ def test_from_a_functok_file_and_through_pickle(tok, tmp_path):
     hf = FunctokTokenizer(tmp_path / "tok.json")
     assert hf("Hello wörld")["input_ids"] == tok.encode("Hello wörld").ids
     back = pickle.loads(pickle.dumps(hf))  # datasets' map(num_proc=...) sends the tokenizer to workers
-    assert back(TEXTS, padding=True, return_offsets_mapping=True) == hf(TEXTS, padding=True, return_offsets_mapping=True)
+    options = {"padding": True, "return_offsets_mapping": True}
+    assert back(TEXTS, **options) == hf(TEXTS, **options)
 
 
 @given(TEXT, TEXT, TEXT)

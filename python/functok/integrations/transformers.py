@@ -31,7 +31,8 @@ from transformers.tokenization_utils_base import BatchEncoding, PaddingStrategy,
 
 from ..tokenizer import ByteFallbackError, DecodeStream, TokenFormatError, Tokenizer, UnknownTokenIdError
 
-__all__ = ["FUNCTOK_FILE", "FunctokConfig", "FunctokDecodeStream", "FunctokStreamer", "FunctokTokenizer", "register"]
+__all__ = ["FUNCTOK_FILE", "FunctokConfig", "FunctokDecodeStream", "FunctokStreamer", "FunctokTokenizer",
+           "register"]
 
 FUNCTOK_FILE = "functok.json"  # not tokenizer.json: AutoTokenizer would read that as a `tokenizers` file
 SHIM_MODULE = "tokenization_functok"
@@ -226,7 +227,8 @@ class FunctokTokenizer(PreTrainedTokenizer):
         prepared = self.prepare_for_model(
             markers[:n], pair_ids=markers[n:] if second is not None else None,
             add_special_tokens=options["add_special_tokens"], padding=PaddingStrategy.DO_NOT_PAD.value,
-            truncation=options["truncation_strategy"].value, max_length=options["max_length"], stride=options["stride"],
+            truncation=options["truncation_strategy"].value, max_length=options["max_length"],
+            stride=options["stride"],
             return_token_type_ids=options["return_token_type_ids"], return_attention_mask=False,
             return_overflowing_tokens=options["return_overflowing_tokens"],
             return_special_tokens_mask=options["return_special_tokens_mask"], verbose=options["verbose"])
@@ -283,8 +285,9 @@ class FunctokTokenizer(PreTrainedTokenizer):
             if token is not None and not (skip_special_tokens and token.special):
                 out.append(token.content)
         text = "".join(out)
-        clean = self.clean_up_tokenization_spaces if clean_up_tokenization_spaces is None else clean_up_tokenization_spaces
-        return self.clean_up_tokenization(text) if clean else text
+        if clean_up_tokenization_spaces is None:
+            clean_up_tokenization_spaces = self.clean_up_tokenization_spaces
+        return self.clean_up_tokenization(text) if clean_up_tokenization_spaces else text
 
     def decode_stream(self, *, skip_special_tokens: bool = False, errors: str = "replace") -> FunctokDecodeStream:
         """A :class:`FunctokDecodeStream`: the text of ids as they arrive (generation)."""
