@@ -402,3 +402,14 @@ def test_a_prefill_can_start_after_the_prompts_last_special_token(hf, before, af
         stream.prefill(prefill)
         outputs.append([stream.step(i) for i in hf(generated)["input_ids"]] + [stream.finish()])
     assert outputs[0] == outputs[1]
+
+
+def test_language_modeling_collator(tok):
+    """transformers' collator pads with the wrapper and labels the pads -100 (numpy, no torch)."""
+    hf = FunctokTokenizer(functok_tokenizer=tok, special_tokens_pattern="bos_eos")
+    collate = transformers.DataCollatorForLanguageModeling(hf, mlm=False, return_tensors="np")
+    batch = collate([hf(t) for t in TEXTS])
+    for text, ids, labels in zip(TEXTS, batch["input_ids"].tolist(), batch["labels"].tolist()):
+        own = [hf.bos_token_id] + tok.encode(text).ids + [hf.eos_token_id]
+        assert ids == own + [hf.pad_token_id] * (len(ids) - len(own))
+        assert labels == own + [-100] * (len(ids) - len(own))
