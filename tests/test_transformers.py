@@ -413,3 +413,20 @@ def test_language_modeling_collator(tok):
         own = [hf.bos_token_id] + tok.encode(text).ids + [hf.eos_token_id]
         assert ids == own + [hf.pad_token_id] * (len(ids) - len(own))
         assert labels == own + [-100] * (len(ids) - len(own))
+
+
+@pytest.mark.parametrize("strategy", ["longest_first", "only_first", "only_second"])
+@pytest.mark.parametrize("max_length", [12, 20, 30])
+def test_offsets_of_a_truncated_pair(tok, strategy, max_length):
+    """The ids are what the backend makes of functok's ids, and each kept id keeps its offsets."""
+    hf = FunctokTokenizer(functok_tokenizer=tok, special_tokens_pattern="bos_eos")
+    first, second = tok.encode(TEXTS[0]), tok.encode(TEXTS[1])
+    out = hf(TEXTS[0], TEXTS[1], truncation=strategy, max_length=max_length, return_offsets_mapping=True)
+    ids, offsets = out["input_ids"], out["offset_mapping"]
+    assert ids == hf.prepare_for_model(first.ids, second.ids, truncation=strategy, max_length=max_length)["input_ids"]
+    cut = ids.index(hf.eos_token_id)  # [bos] first [eos] second [eos]
+    for kept_ids, kept_offsets, encoding in [(ids[1:cut], offsets[1:cut], first),
+                                             (ids[cut + 1 : -1], offsets[cut + 1 : -1], second)]:
+        assert kept_ids == encoding.ids[: len(kept_ids)]
+        assert kept_offsets == encoding.offsets[: len(kept_ids)]
+    assert offsets[0] == offsets[cut] == offsets[-1] == (0, 0)
