@@ -6,7 +6,6 @@ sentences, with every option passed explicitly.
 
 from __future__ import annotations
 
-import inspect
 import json
 import os
 import subprocess
@@ -42,18 +41,14 @@ TEXT = st.one_of(st.text(max_size=40), st.lists(st.sampled_from(
 
 
 def train(**options) -> functok.Tokenizer:
-    settings = dict(vocab_size=340, profile="paper", normalize="nfc", show_progress=False)
-    if "fuse" not in inspect.signature(functok.Tokenizer.train).parameters:
-        settings["split_operators"] = True
+    settings = dict(vocab_size=340, profile="paper", fuse="none", normalize="nfc", show_progress=False)
     settings.update(options)
     return functok.Tokenizer.train(iter(TEXTS * 3), **settings)
 
 
 def fusion_modes() -> list[dict]:
-    """The pre-token modes the tokenizer has: ``fuse`` if it exists, else ``split_operators``."""
-    if "fuse" in inspect.signature(functok.Tokenizer.train).parameters:
-        return [{"fuse": "none"}, {"fuse": "all"}, {"fuse": "frequent"}]
-    return [{"split_operators": True}, {"split_operators": False}]
+    """Every profile with every fuse mode (the wrapper must not care)."""
+    return [{"profile": p, "fuse": f} for p in sorted(functok.PROFILES) for f in functok.FUSE_MODES]
 
 
 @pytest.fixture(scope="module")
@@ -430,3 +425,12 @@ def test_offsets_of_a_truncated_pair(tok, strategy, max_length):
         assert kept_ids == encoding.ids[: len(kept_ids)]
         assert kept_offsets == encoding.offsets[: len(kept_ids)]
     assert offsets[0] == offsets[cut] == offsets[-1] == (0, 0)
+
+
+def test_the_modules_examples():
+    import doctest
+
+    import functok.integrations.transformers as module
+
+    result = doctest.testmod(module)
+    assert result.failed == 0 and result.attempted > 0, result

@@ -8,14 +8,14 @@ and ``save_pretrained`` writes the functok tokenizer file (``functok.json``) bes
 ``AutoTokenizer.from_pretrained(folder, trust_remote_code=True)`` finds it without that import.
 
 >>> import functok
->>> tok = functok.Tokenizer.train(iter(["Hello hello HELLO"] * 3), vocab_size=300, profile="paper",
-...                               split_operators=True, show_progress=False)
+>>> tok = functok.Tokenizer.train(iter(["Hello hello HELLO"] * 3), vocab_size=300, profile="compact",
+...                               fuse="frequent", show_progress=False)
 >>> hf = FunctokTokenizer(functok_tokenizer=tok)
 >>> batch = hf(["Hello", "Hi"], padding=True)
->>> batch["input_ids"] == [tok.encode("Hello").ids, tok.encode("Hi").ids + [hf.pad_token_id]]
-True
->>> hf.decode(batch["input_ids"][1], skip_special_tokens=True)
-'Hi'
+>>> batch["input_ids"][0] == tok.encode("Hello").ids + [hf.pad_token_id] * 2, batch["attention_mask"]
+(True, [[1, 0, 0], [1, 1, 1]])
+>>> hf.batch_decode(batch["input_ids"], skip_special_tokens=True)
+['Hello', 'Hi']
 """
 
 from __future__ import annotations
