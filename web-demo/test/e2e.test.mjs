@@ -102,7 +102,7 @@ describe("web demo in headless Chromium", { timeout: PYODIDE_TIMEOUT_MS * 2 }, (
       assert.equal(await cold.getAttribute("body", "data-ready"), "true");
       assert.ok((await cold.$$eval(".piece", (nodes) => nodes.length)) > 0, "the sample's pieces are drawn");
       // performance.now() in the page counts from the navigation's start (its time origin).
-      figures.push(Number(await cold.getAttribute("body", "data-first-encode-ms")));
+      figures.push(Number(await cold.getAttribute("body", "data-first-sample-ms")));
       await cold.context().close();
     }
     const load = loadavg().map((x) => x.toFixed(1)).join(" ");
@@ -241,7 +241,7 @@ describe("web demo in headless Chromium", { timeout: PYODIDE_TIMEOUT_MS * 2 }, (
     const started = startServer(PACKAGED);
     servers.push(started.server);
     const packaged = await openPage(await started.url);
-    t.diagnostic(`packaged copy: first encoded sample at ${await packaged.getAttribute("body", "data-first-encode-ms")} ms`);
+    t.diagnostic(`packaged copy: first encoded sample at ${await packaged.getAttribute("body", "data-first-sample-ms")} ms`);
     await packaged.fill("#input", "HELLO");
     await packaged.selectOption("#profile", "compact");
     await packaged.waitForFunction(() => [...document.querySelectorAll("#pieces .chip")].some((n) => n.textContent === "UPPERCASE 0–5"));
