@@ -44,7 +44,8 @@ def fake_root(tmp_path: Path, *, wasm: bool) -> Path:
 
 def serve(root: Path, wasm: Path | None):
     server = demo.make_server(root, "127.0.0.1", 0, wasm=wasm)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # A short poll interval: shutdown() waits for one poll.
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}"
 
 

@@ -22,7 +22,7 @@ TARGET = ROOT / "python" / "functok" / "data" / "web"
 # Folder (relative to the root) -> the patterns of its files that the page needs.
 SOURCES = {
     "web-demo": ("index.html", "demo.css", "*.mjs"),
-    "js/src": ("*.mjs",),
+    "js/src": ("**/*.mjs",),  # the tokenizer lives in js/src/tokenizer/
     "spec": ("opcodes.json",),
 }
 NOTE = "README.md"
@@ -42,7 +42,7 @@ def wanted() -> dict[str, bytes]:
     for folder, patterns in SOURCES.items():
         for pattern in patterns:
             for path in sorted((ROOT / folder).glob(pattern)):
-                files[f"{folder}/{path.name}"] = path.read_bytes()
+                files[path.relative_to(ROOT).as_posix()] = path.read_bytes()
     return files
 
 
