@@ -354,7 +354,6 @@ const opcodesReady = fetch(OPCODES_URL).then((response) => response.json());
 async function main() {
   const opcodes = await opcodesReady;
   state.table = opcodeTable(opcodes);
-  renderReference(opcodes);
   renderProfiles();
   $("input").addEventListener("input", scheduleEncode);
   for (const id of ["profile", "splitter", "nfc", "split-operators"]) $(id).addEventListener("change", scheduleEncode);
@@ -369,6 +368,7 @@ async function main() {
   document.body.dataset.firstSampleMs = performance.now().toFixed(1);
   document.body.dataset.ready = "true";
   document.body.dataset.check = "off";
+  renderReference(opcodes); // below the fold: after the first sample
   js.loadPackage().then(({ VERSION }) => ($("js-version").textContent = `${VERSION}, spec ${js.SPEC_VERSION}`));
   await startTokens();
   // A reload keeps the checkbox's state: honour it.
