@@ -121,7 +121,10 @@ function renderTokens(segmentation, encoding) {
 function updateTokens(text) {
   const { JavaScript: ours, Python: theirs } = state.tokenizers;
   const shown = ours ?? (checking() ? theirs : null);
-  if (!shown) return {};
+  if (!shown) {
+    for (const id of [...SEGMENTATIONS, ...SEGMENTATIONS.map((s) => `${s}-count`), "tsr"]) $(id).replaceChildren();
+    return {};
+  }
   const encodings = Object.fromEntries(SEGMENTATIONS.map((s) => [s, shown.encode(text, s)]));
   for (const s of SEGMENTATIONS) renderTokens(s, encodings[s]);
   const [greedy, optimal] = SEGMENTATIONS.map((s) => encodings[s].ids.length);
@@ -348,12 +351,19 @@ function scheduleEncode() {
   });
 }
 
-// Fetched while the modules above are still loading.
+// Preloaded by index.html; the first sample does not wait for it (the chips' names come from
+// the codec: only opcode boxes inside bases and tokens, rare, need the table).
 const opcodesReady = fetch(OPCODES_URL).then((response) => response.json());
 
-async function main() {
+async function showReference() {
   const opcodes = await opcodesReady;
   state.table = opcodeTable(opcodes);
+  renderReference(opcodes);
+  updateEncode();
+  updateDecode();
+}
+
+async function main() {
   renderProfiles();
   $("input").addEventListener("input", scheduleEncode);
   for (const id of ["profile", "splitter", "nfc", "split-operators"]) $(id).addEventListener("change", scheduleEncode);
@@ -368,7 +378,7 @@ async function main() {
   document.body.dataset.firstSampleMs = performance.now().toFixed(1);
   document.body.dataset.ready = "true";
   document.body.dataset.check = "off";
-  renderReference(opcodes); // below the fold: after the first sample
+  await showReference();
   js.loadPackage().then(({ VERSION }) => ($("js-version").textContent = `${VERSION}, spec ${js.SPEC_VERSION}`));
   await startTokens();
   // A reload keeps the checkbox's state: honour it.
