@@ -170,3 +170,20 @@ def test_refuses_a_wasm_folder_that_is_not_built(tmp_path: Path, capsys: pytest.
     root = fake_root(tmp_path / "root", wasm=False)
     assert demo.main(["--root", str(root), "--wasm", str(tmp_path), "--port", "0"]) == 2
     assert "npm run build" in capsys.readouterr().err
+
+
+def test_a_connection_the_browser_drops_is_not_reported(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    server = demo.make_server(fake_root(tmp_path, wasm=False), "127.0.0.1", 0)
+    try:
+        try:
+            raise ConnectionResetError(104, "Connection reset by peer")
+        except ConnectionResetError:
+            server.handle_error(None, ("127.0.0.1", 1))
+        assert capsys.readouterr().err == ""
+        try:
+            raise ValueError("a real bug")
+        except ValueError:
+            server.handle_error(None, ("127.0.0.1", 1))
+        assert "a real bug" in capsys.readouterr().err
+    finally:
+        server.server_close()

@@ -174,11 +174,19 @@ class DemoHandler(SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
+class DemoServer(ThreadingHTTPServer):
+    """A browser closing a kept-alive connection is ordinary, not an error worth a traceback."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 def make_server(root: Path, host: str = "127.0.0.1", port: int = 8000, *, wasm: Path | None = None,
                 verbose: bool = False) -> ThreadingHTTPServer:
     """A server for the page under ``root`` and, when given, the Pyodide bundle in ``wasm``."""
     handler = functools.partial(DemoHandler, root=root, wasm=wasm, tokenizer=DemoTokenizer(wasm))
-    server = ThreadingHTTPServer((host, port), handler)
+    server = DemoServer((host, port), handler)
     server.verbose = verbose  # type: ignore[attr-defined]
     return server
 
