@@ -142,12 +142,15 @@ def test_auto_tokenizer_with_remote_code_needs_no_import(hf, tmp_path):
     hf.save_pretrained(tmp_path / "tok")
     code = ("import sys; from transformers import AutoTokenizer; "
             "t = AutoTokenizer.from_pretrained(sys.argv[1], trust_remote_code=True); "
+            "t.save_pretrained(sys.argv[1] + '-again'); "  # a save after a remote-code load copies no module
+            "t = AutoTokenizer.from_pretrained(sys.argv[1] + '-again', trust_remote_code=True); "
             "print(type(t).__module__, type(t).__name__, t.decode(t('Hello wörld')['input_ids']))")
     env = {**os.environ, "HF_MODULES_CACHE": str(tmp_path / "modules"), "HF_HUB_OFFLINE": "1",
            "PYTHONPATH": os.pathsep.join(sys.path)}
     done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "tok")], capture_output=True, text=True,
                           env=env, timeout=120)
     assert done.stdout.split() == ["functok.integrations.transformers", "FunctokTokenizer", "Hello", "wörld"], done.stderr
+    assert sorted(p.name for p in (tmp_path / "tok-again").iterdir()) == sorted(p.name for p in (tmp_path / "tok").iterdir())
 
 
 def test_importing_functok_imports_no_integration():

@@ -109,6 +109,15 @@ class FunctokTokenizer(PreTrainedTokenizer):
         self._add_tokens(sorted(set(self._functok_specials) - set(self.all_special_tokens),
                                 key=self._functok_specials.get), special_tokens=True)
 
+    @classmethod
+    def register_for_auto_class(cls, auto_class: str = "AutoTokenizer") -> None:
+        """Nothing to do: transformers calls this after loading the class as remote code, so
+        that the next ``save_pretrained`` copies the class's module into the folder. functok's
+        module is installed, not copied: each save writes the one-line shim (``save_vocabulary``)
+        that ``auto_map`` names, and this module registered the class on import."""
+        if auto_class != "AutoTokenizer":
+            raise ValueError(f"FunctokTokenizer registers with AutoTokenizer, not {auto_class}")
+
     def _breaks_stream(self, id: int) -> bool:
         """Is ``id`` an added token outside the functok vocabulary? Such a token ends the stream."""
         return id in self._added_tokens_decoder and self.functok.id_to_token(id) is None
