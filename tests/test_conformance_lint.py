@@ -244,3 +244,16 @@ def test_pretokens_vectors_join_to_the_stream():
             stream = functok.encode(test["input"], normalize=options.get("normalize", "nfc"), **encoder)
             assert "".join(test["expected"]) == stream, test["id"]
             assert all(test["expected"]), f"{test['id']}: empty pre-token"
+
+
+def test_inline_tokenizer_files_match_the_tokenizer_file_schema():
+    """Every tokenize/detokenize vector carries a whole functok tokenizer file (spec 14.1)."""
+    validator = Draft202012Validator(json.loads((CONFORMANCE / "schema" / "tokenizer-file.schema.json")
+                                                .read_text(encoding="utf-8")))
+    files = [t["options"]["tokenizer"] for t in all_tests() if t["op"] in ("tokenize", "detokenize")]
+    assert len(files) >= 50
+    for file in {json.dumps(f, sort_keys=True): f for f in files}.values():
+        errors = sorted(validator.iter_errors(file), key=str)
+        assert not errors, errors[0].message[:200]
+        vocab = file["tokenizer"]["model"]["vocab"]
+        assert all(f"<0x{b:02X}>" in vocab for b in range(256))  # spec 14.3: all 256 byte tokens
