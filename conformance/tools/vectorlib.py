@@ -31,15 +31,16 @@ CLAUSES: dict[str, str] = spec_anchors(SPEC_MD.read_text(encoding="utf-8"))
 
 DEFAULT_OPTIONS = {"normalize": "nfc", "splitter": "llama3", "split_operators": True,
                    "errors": "strict", "max_output": 2 ** 26,
-                   "profile": "paper", "fold": None, "case": None,  # fold, case: the profile's (6.6)
-                   # tokenize and detokenize (spec 14, suite 2.3.0)
-                   "tokenizer": None, "segmentation": "greedy", "tie_break": "leftmost-longest",
-                   "reachable_only": False, "allowed_special": (), "disallowed_special": "all",
-                   "skip_special_tokens": False}
+                   "profile": "paper", "fold": None, "case": None}  # fold, case: the profile's (6.6)
 
 # The encoder options a decode vector keeps from its encode twin: they say which encoder emits
 # the stream (the `roundtrip` flag), and decode ignores them.
 ENCODER_OPTIONS = ("splitter", "profile", "fold", "case")
+
+# The options of tokenize and detokenize (spec 14, suite 2.3.0), with their defaults.
+TOKENIZER_OPTIONS = {"tokenizer": None, "segmentation": "greedy", "tie_break": "leftmost-longest",
+                     "reachable_only": False, "allowed_special": (), "disallowed_special": "all",
+                     "skip_special_tokens": False}
 
 
 def _clauses(spec: list[str] | str) -> list[str]:
@@ -57,7 +58,7 @@ def _clauses(spec: list[str] | str) -> list[str]:
 def _options(options: dict | None) -> dict:
     options = dict(options or {})
     for key in options:
-        if key not in DEFAULT_OPTIONS:
+        if key not in DEFAULT_OPTIONS and key not in TOKENIZER_OPTIONS:
             raise ValueError(f"unknown option {key!r}")
     return options
 
