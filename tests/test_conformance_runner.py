@@ -255,8 +255,11 @@ def test_a_claimed_profile_skips_the_other_profiles_encoder_vectors():
     """Protocol 1.2.0 `profiles`: a paper-only implementation is not sent compact or fold/case
     vectors of the encoder, nor tokenize vectors of a compact tokenizer; decode vectors still go."""
     suite = load_suite(VECTORS)
-    start = {"protocol_version": "1.2.0", "implementation": {"name": "paper-only"},
-             "spec_versions": ["1.2.0"], "profiles": ["paper"]}
+    from functok import SPEC_VERSION
+    from functok.conformance.handler import PROTOCOL_VERSION
+
+    start = {"protocol_version": PROTOCOL_VERSION, "implementation": {"name": "paper-only"},
+             "spec_versions": [SPEC_VERSION], "profiles": ["paper"]}
 
     def handle_(request):
         return start if request["cmd"] == "start" else handle(request)
