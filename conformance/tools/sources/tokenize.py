@@ -63,6 +63,11 @@ T2 = tokenizer_file(T1_TOKENS, T1_MERGES, T1_SPECIALS,
 T2F = tokenizer_file(T1_TOKENS, T1_MERGES, T1_SPECIALS,
                      header={"spec_version": "1.2.0", "split_operators": False, "profile": "paper",
                              "fuse": "all"})
+# T5: T1's vocabulary with context chains (fuse "frequent", 9.4): a piece with a group joins the
+# pre-token before it, so CAPITALIZE(0) "hello" meets its merge 14 across the instruction.
+T5 = tokenizer_file(T1_TOKENS, T1_MERGES, T1_SPECIALS,
+                    header={"spec_version": "1.2.0", "split_operators": True, "profile": "paper",
+                            "fuse": "frequent"})
 # T3: compact profile, ordinary tokens first and the special token last, merges as "left right".
 T3_TOKENS = ["a", "b", "h", "e", "l", "o", UPPER, ARG[0], ARG[5], "aa", "ll", "he", "hell", "hello",
              "ab", "ba", "aba"]
@@ -149,6 +154,15 @@ def declare(v) -> None:
     tok("tok-24", "compact: a lone capital keeps CAPITALIZE, in bytes here", "Hello",
         ids(T3, [*B["U+E100"], ARG[0], "hello"]), spec=["tokenizer-header", "tokenizer-greedy"],
         options=t(T3))
+    # Hello World, fuse "frequent": one chain, CAP ARG0 h e l l o CAP ARG1 " " w o r l d. By rank:
+    # 0 CAP+ARG0, 1 ll, 2 he, 3 hell, 4 hello, 5 " w", 6 or, 7 " wor", 8 ld, 9 " world",
+    # 14 CAP+ARG0 + hello; CAP ARG1 has no merge.
+    tok("tok-32", "fuse frequent: the chain merges CAPITALIZE(0) into hello", "Hello World",
+        ids(T5, [CAP + ARG[0] + "hello", CAP, ARG[1], " world"]), spec=["tokenizer-header", "pretokens-chains"],
+        options=t(T5))
+    tok("tok-33", "the same text with fuse none: five tokens", "Hello World",
+        ids(T1, [CAP + ARG[0], "hello", CAP, ARG[1], " world"]), spec=["tokenizer-header", "pretokens-split"],
+        options=t(T1))
     # --- ranks and ties (14.5), ids from the file's own vocabulary (14.3) --------------------------
     tok("tok-25", "aaa, no folding: two a+a at rank 0, the leftmost merges", "aaa",
         ids(T3, ["aa", "a"]), spec=GREEDY, options=t(T3))
@@ -186,6 +200,8 @@ def declare(v) -> None:
     dtok("dtok-09", "a group applies to the text of several tokens", ids(T1, [CAP, ARG[1], " w", "or", "ld"]),
          " World", spec=DECODE + ["decode-groups"], options=t(T1))
     dtok("dtok-10", "empty ids: empty text", [], "", spec=DECODE, options=t(T1))
+    dtok("dtok-26", "the ids of a chain decode like any others",
+         ids(T5, [CAP + ARG[0] + "hello", CAP, ARG[1], " world"]), "Hello World", spec=DECODE, options=t(T5))
     dtok("dtok-11", "the compact tokens of HELLO", ids(T3, [UPPER, ARG[0], ARG[5], "hello"]), "HELLO",
          spec=DECODE, options=t(T3))
     dtok("dtok-12", "a special token with a late id", ids(T3, ["aa", "a", "<|endoftext|>"]), "aaa<|endoftext|>",
