@@ -38,12 +38,12 @@ def test_tokenizer_block_skips_what_the_tokenizer_refuses(tmp_path, tokenizer_fi
     pytest.importorskip("datatrove")
     from datatrove.pipeline.tokens.merger import get_data_reader, load_doc_ends
 
-    from functok.integrations.datatrove import FunctokTokenizer
+    from functok.integrations.datatrove import FunctokDocumentTokenizer
 
     import numpy as np
 
     tok = Tokenizer.from_file(tokenizer_file)
-    block = FunctokTokenizer(str(tmp_path), str(tokenizer_file), eos_token=EOS, special_text="skip",
+    block = FunctokDocumentTokenizer(str(tmp_path), str(tokenizer_file), eos_token=EOS, special_text="skip",
                              segmentation="optimal")
     block.run(documents(TEXTS + ["lone \ud800 surrogate"]), rank=3, world_size=8)
     shard = tmp_path / "00003_unshuffled.ds"
@@ -58,10 +58,10 @@ def test_tokenizer_block_skips_what_the_tokenizer_refuses(tmp_path, tokenizer_fi
 
 def test_tokenizer_block_refuses_an_unknown_eos(tmp_path, tokenizer_file):
     pytest.importorskip("datatrove")
-    from functok.integrations.datatrove import FunctokTokenizer
+    from functok.integrations.datatrove import FunctokDocumentTokenizer
 
     with pytest.raises(ValueError, match="'<nope>' is not a token"):
-        FunctokTokenizer(str(tmp_path), str(tokenizer_file), eos_token="<nope>").ids("x")
+        FunctokDocumentTokenizer(str(tmp_path), str(tokenizer_file), eos_token="<nope>").ids("x")
 
 
 def test_encoder_block_gives_the_stream():
@@ -90,7 +90,7 @@ def test_the_same_pipeline_on_slurm_and_ray(tmp_path, tokenizer_file):
                                   job_name="functok-tokenize", logging_dir=f"{out}/logs", cpus_per_task=1)
     ray = RayPipelineExecutor(pipeline, tasks=64, workers=8, logging_dir=f"{out}/logs")
     assert slurm.world_size == ray.world_size == 64
-    assert [type(step).__name__ for step in slurm.pipeline] == ["CorpusShardReader", "FunctokTokenizer"]
+    assert [type(step).__name__ for step in slurm.pipeline] == ["CorpusShardReader", "FunctokDocumentTokenizer"]
     # what a task of either executor does with its copy of the pipeline, for the task with file 2
     reader, tokenizer = pickle.loads(pickle.dumps(ray.pipeline))
     tokenizer.run(reader.run(None, rank=2, world_size=64), rank=2, world_size=64)

@@ -183,8 +183,8 @@ def test_one_file_shared_by_the_tasks(setup):
     outs = []
     for workers in ("1", "2"):
         outs.append(root / f"shared-{workers}")
-        assert main(["tokenize", "--no-progress", "--quiet", "--corpus", str(one), "--tokenizer", str(root / "tok.json"),
-                     "--out", str(outs[-1]), "--skip-bad", "--workers", workers]) == 0
+        assert main(["tokenize", "--no-progress", "--quiet", "--corpus", str(one), "--tokenizer",
+                     str(root / "tok.json"), "--out", str(outs[-1]), "--skip-bad", "--workers", workers]) == 0
     assert shard_files(outs[0]) == shard_files(outs[1])
     manifest = json.loads((outs[0] / "manifest.json").read_text("utf-8"))
     assert manifest["tasks"] == 16 and manifest["counts"]["files_read"] == 1

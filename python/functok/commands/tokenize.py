@@ -2,7 +2,7 @@
 
 The engine is datatrove (``pip install 'functok[corpus]'``): the corpus reader of
 :mod:`.corpus` as a datatrove block (:mod:`.tokenize_pipeline`), then
-:class:`functok.integrations.datatrove.FunctokTokenizer`, run by ``LocalPipelineExecutor`` with
+:class:`functok.integrations.datatrove.FunctokDocumentTokenizer`, run by ``LocalPipelineExecutor`` with
 ``--workers`` processes. The output folder holds datatrove's own tokenized format, one shard per
 task: ``NNNNN_unshuffled.ds`` (each document's ids, uint16 little-endian, uint32 when the
 vocabulary has more than 65,536 ids), ``.ds.index`` (document ends, uint64), ``.ds.metadata``,

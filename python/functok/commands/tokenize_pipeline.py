@@ -31,12 +31,13 @@ def corpus_pipeline(paths: list[str], tokenizer_file: str, out: str, *, eos: str
     """The pipeline of ``functok tokenize``, for any datatrove executor: read the corpus
     ``paths`` (listed here, once, sorted), tokenize into ``out``. Give the executor
     ``logging_dir=out + "/logs"`` to have the notes of the readers beside its own."""
-    from ..integrations.datatrove import FunctokTokenizer
+    from ..integrations.datatrove import FunctokDocumentTokenizer
 
     files = [os.fsdecode(f) for f in CorpusReader(paths, field=field, skip_bad=skip_bad).files()]
     return [
         CorpusShardReader(files, os.path.join(out, "logs", "functok"), field=field, skip_bad=skip_bad),
-        FunctokTokenizer(out, tokenizer_file, eos_token=eos, segmentation=segmentation, special_text=special_text),
+        FunctokDocumentTokenizer(out, tokenizer_file, eos_token=eos, segmentation=segmentation,
+                                 special_text=special_text),
     ]
 
 

@@ -1,7 +1,7 @@
 """functok in `datatrove <https://github.com/huggingface/datatrove>`_ pipelines (``pip install
 'functok[corpus]'``): the engine of ``functok tokenize``, and blocks for your own pipelines.
 
-* :class:`FunctokTokenizer`, a datatrove ``DocumentTokenizer`` whose ids are
+* :class:`FunctokDocumentTokenizer`, a datatrove ``DocumentTokenizer`` whose ids are
   :meth:`functok.Tokenizer.encode`'s (plus the end-of-document id with ``eos_token``). It writes
   datatrove's own tokenized format (``<shard>.ds`` tokens, uint16 or uint32 when the vocabulary
   has more than 65,536 ids; ``.ds.index`` document ends; ``.ds.metadata``), which datatrove's
@@ -35,13 +35,13 @@ from ..encode import encode
 from ..errors import FormatError
 from ..tokenizer import Tokenizer
 
-__all__ = ["FunctokEncoder", "FunctokTokenizer", "SPECIAL_TEXT"]
+__all__ = ["FunctokEncoder", "FunctokDocumentTokenizer", "SPECIAL_TEXT"]
 
 SPECIAL_TEXT = ("ordinary", "skip")
 UINT16_IDS = 1 << 16
 
 
-class FunctokTokenizer(DocumentTokenizer):
+class FunctokDocumentTokenizer(DocumentTokenizer):
     """Tokenize documents with a functok tokenizer file into datatrove token shards.
 
     ``tokenizer_file``: the functok tokenizer file (``functok train --out``). ``eos_token``: a
@@ -62,7 +62,7 @@ class FunctokTokenizer(DocumentTokenizer):
         if special_text not in SPECIAL_TEXT:
             raise ValueError(f"unknown special_text {special_text!r}; expected one of {SPECIAL_TEXT}")
         if options.get("save_loss_metadata"):
-            raise ValueError("FunctokTokenizer does not write loss masks")
+            raise ValueError("FunctokDocumentTokenizer does not write loss masks")
         super().__init__(output_folder, str(tokenizer_file), eos_token=eos_token, batch_size=batch_size,
                          shuffle_documents=shuffle_documents, **options)
         self.segmentation = segmentation
