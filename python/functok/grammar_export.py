@@ -175,18 +175,23 @@ def render(fmt: str, table: list[Instruction] | None = None) -> str:
         return _header("a regular expression (Rust regex / Python re syntax; last line)", "#") + render_regex(table) + "\n"
     branches = _instruction_branches(table)
     if fmt == "lark":
-        rules = [f"{label.lower().replace('..', '_to_')}: /{rx}/" for label, rx in branches]
+        # One terminal built from named terminals: llguidance inlines them into one lexeme (a
+        # lexer choosing between a text lexeme and group lexemes at every code point is slower
+        # and, at token boundaries, less exact).
+        names = [_lark_name(label) for label, _ in branches]
         lark = [
-            "start: text? (group text)*",
-            "group: instruction+",
-            "instruction: " + " | ".join(r.split(":")[0].upper() for r in rules),
-            f"text: /{SLOT}+/",
-            *(r.split(":")[0].upper() + ":" + r.split(":", 1)[1] for r in rules),
+            "start: STREAM",
+            "STREAM: SLOT* (GROUP SLOT+)*",
+            "GROUP: INSTRUCTION+",
+            "INSTRUCTION: " + " | ".join(names),
+            f"SLOT: /{PLAIN}/ | /{_u(ESCAPE)}(?s:.)/",
+            *(f"{name}: /{rx}/" for name, (_, rx) in zip(names, branches)),
         ]
         return _header("a Lark grammar (llguidance)", "//") + "\n".join(lark) + "\n"
     if fmt == "gbnf":
         gbnf = [
-            "root ::= slot* (group slot+)*",
+            "root ::= stream",
+            "stream ::= slot* (group slot+)*",
             "group ::= instruction+",
             "instruction ::= " + " | ".join(_gbnf_rule_name(label) for label, _ in branches),
             # any code point after ESCAPE, newline included (GBNF's "." may not take one everywhere)
@@ -195,6 +200,10 @@ def render(fmt: str, table: list[Instruction] | None = None) -> str:
         gbnf += [f"{_gbnf_rule_name(label)} ::= {_gbnf(rx)}" for label, rx in branches]
         return _header("a GBNF grammar (llama.cpp)", "#") + "\n".join(gbnf) + "\n"
     raise ValueError(f"unknown grammar format {fmt!r}; expected one of {FORMATS}")
+
+
+def _lark_name(label: str) -> str:
+    return label.upper().replace("..", "_TO_")
 
 
 def _gbnf_rule_name(label: str) -> str:

@@ -274,7 +274,7 @@ class Cursor:
         if not self.owned:
             self.group, self.owned = self.group.copy(), True
         self.group.add(self.opcode, args)
-        return self._fits(self.group.rem[0] if self.group.repeats else 0)
+        return not self.group.repeats or self._fits(self.group.rem[0])
 
     def _slot(self, ch: str) -> bool:
         """One slot of the current text; False if the output limit makes it impossible."""
