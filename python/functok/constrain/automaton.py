@@ -69,6 +69,21 @@ def _composable(marks: str, named: bool) -> bool:
 _COMPOSABLE: dict[tuple[str, bool], bool] = {}
 
 
+def _composes_within(marks: str, named: bool, lo: int, hi: int) -> bool:
+    """Does some code point of [lo, hi] (as the slot's code point, before case) compose with
+    ``marks``?"""
+    upper = _ucd.LOWER_TO_UPPER
+    for base, m in _ucd.COMPOSITIONS:
+        if m != marks:
+            continue
+        sources = [base] if not named else [c for c in [base] if c not in upper]
+        if named:
+            sources += [low for low, up in upper.items() if up == base]
+        if any(lo <= ord(c) <= hi for c in sources):
+            return True
+    return False
+
+
 class Group:
     """The instructions of one group, as far as the text after it is concerned."""
 
@@ -248,15 +263,49 @@ class Cursor:
                 self.group = Group()
                 self.owned = True
             self.sigma, self.opcode, self.args, self.bounds = NEED, c, (), _BOUNDS[c]
-            return True
+            return self._completable()
         if sigma == G0:
             self.sigma, self.n, self.size = T, 0, 0  # the group's text begins
         if c == ESCAPE:
             self.sigma = E
-            return True
+            return self._slot_possible(0, 0x10FFFF)  # the escaped code point must fit
         return self._slot(ch)
 
-    def _argument(self, c: int) -> bool:
+    def _completable(self) -> bool:
+        """In exact mode, inside an instruction: can some arguments still complete it within the
+        output limit (7.8)? Only a repeat, or any instruction of a group with repeats, can fail."""
+        if not self.exact or not (self.opcode in (REPEAT, MULTIREPEAT) or self.group.repeats):
+            return True
+        if self.opcode in (REPEAT, MULTIREPEAT):
+            # The least output: each argument at its lowest (range [start, start + 1), count 1).
+            trial = self.copy()
+            while trial.sigma == NEED:
+                if not trial._argument(ARGUMENT_FIRST + trial._next_bound(), check=False):
+                    return False
+            return True
+        group = self.group
+        slack = self.max_output - self.before - group.rem[0]
+        if group.wmax * (group.mmax + 1) + 2 * _HEAD <= slack:
+            return True  # a case or mark instruction adds less than that, wherever it points
+        return self._any_completion()
+
+    def _any_completion(self) -> bool:
+        """Try every value of the next argument, each later one at its lowest (UPPERCASE's
+        end: start + 1). Sound (a True is a real completion); it can miss a completion only
+        at the output limit, where a longer case range would be needed to compose marks."""
+        first = ARGUMENT_FIRST + self._next_bound()
+        for c in range(first, ARGUMENT_LAST + 1):
+            trial = self.copy()
+            if not trial._argument(c, check=False):
+                continue
+            while trial.sigma == NEED:
+                if not trial._argument(ARGUMENT_FIRST + trial._next_bound(), check=False):
+                    break
+            else:
+                return True
+        return False
+
+    def _argument(self, c: int, check: bool = True) -> bool:
         if not ARGUMENT_FIRST <= c <= ARGUMENT_LAST:
             return False  # truncated-instruction
         value = c - ARGUMENT_FIRST
@@ -267,7 +316,7 @@ class Cursor:
             if self.bounds[len(args)] == _END and value == ARGUMENT_LAST - ARGUMENT_FIRST:
                 return False  # a range starting at 255 has no end > start
             self.args = args
-            return True
+            return not check or self._completable()
         self.sigma, self.args = G0, ()
         if not self.exact:
             return True
@@ -295,16 +344,24 @@ class Cursor:
             return True
         return self._fits(group.rem[self.n] if self.n < len(group.rem) else 0)
 
-    def _slot_possible(self) -> bool:
-        """Could one more slot of the current text fit the output limit (with its least size)?"""
+    def _slot_possible(self, lo: int, hi: int) -> bool:
+        """Could one more slot of the current text, holding a code point of [lo, hi], fit the
+        output limit (with the least the slots after it need)?"""
         group = self.group
         if group is None or not self.exact or not group.repeats:
             return True
-        p = self.n if self.sigma in (T, E) else 0
-        least = group.weights[p] * group.least_slot(p) if p < _HEAD else 1
-        size = self.size if self.sigma in (T, E) else 0
+        in_text = self.sigma in (T, E)
+        p = self.n if in_text else 0
+        size = self.size if in_text else 0
         after = group.rem[p + 1] if p + 1 < len(group.rem) else 0
-        return self.before + size + least + after <= self.max_output
+        budget = self.max_output - self.before - size - after
+        if p >= _HEAD:
+            return budget >= 1
+        weight, marks = group.weights[p], group.marks.get(p)
+        if not marks or weight * (1 + len(marks)) <= budget:
+            return weight <= budget
+        # Only a code point that composes with the marks (7.6) is short enough.
+        return weight <= budget and _composes_within(marks, p in group.named, lo, hi)
 
     def _fits(self, still: int) -> bool:
         """7.8: a group with a repeat must leave the stretch's output within max_output (with
@@ -337,11 +394,19 @@ class Cursor:
         """Can some code point in [lo, hi] (a UTF-8 sequence begun) be read here?"""
         sigma = self.sigma
         if sigma == NEED:
-            return max(lo, ARGUMENT_FIRST + self._next_bound()) <= min(hi, ARGUMENT_LAST)
+            first, last = max(lo, ARGUMENT_FIRST + self._next_bound()), min(hi, ARGUMENT_LAST)
+            if first > last:
+                return False
+            completes = len(self.args) + 1 == len(self.bounds)
+            if not (self.exact and completes and (self.opcode in (REPEAT, MULTIREPEAT) or self.group.repeats)):
+                return True
+            # The output limit depends on the value: try each (only where a repeat is at stake).
+            return any(self.copy()._argument(c) for c in range(first, last + 1))
         if sigma == E:
-            return True  # any code point (the UTF-8 span holds no surrogate)
+            return self._slot_possible(lo, hi)
         if lo < GROUP_FIRST or hi > GROUP_LAST:
-            return self._slot_possible()  # text or ESCAPE, each one slot
+            # text, or ESCAPE (then any code point is the slot)
+            return self._slot_possible(0, 0x10FFFF) if lo <= ESCAPE <= hi else self._slot_possible(lo, hi)
         if sigma == T and self.owing():
             return False
         return any(lo <= op <= hi for op in OPCODES)
