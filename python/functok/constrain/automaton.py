@@ -397,8 +397,7 @@ class Cursor:
             first, last = max(lo, ARGUMENT_FIRST + self._next_bound()), min(hi, ARGUMENT_LAST)
             if first > last:
                 return False
-            completes = len(self.args) + 1 == len(self.bounds)
-            if not (self.exact and completes and (self.opcode in (REPEAT, MULTIREPEAT) or self.group.repeats)):
+            if not (self.exact and (self.opcode in (REPEAT, MULTIREPEAT) or self.group.repeats)):
                 return True
             # The output limit depends on the value: try each (only where a repeat is at stake).
             return any(self.copy()._argument(c) for c in range(first, last + 1))
