@@ -212,3 +212,27 @@ def test_logits_processor(tok, monkeypatch):
     ids2 = np.array([[cap, tok.token_to_id("a")], [tok.token_to_id("a"), cap]])
     tensor_out = processor(ids2, FakeTensor(np.zeros((2, width))))
     assert [v != float("-inf") for v in tensor_out.rows[0]] == list(processor.allowed(0, ids2[0].tolist(), width))
+
+
+STREAM_ALPHABET = "aB \u00e9\ue000\ue001\ue002\ue003\ue0ff\ue100\ue102\ue110\ue200\ue201\uefff"
+
+
+@settings(max_examples=150)
+@given(stream=st.text(STREAM_ALPHABET, max_size=14), split=st.booleans(), max_output=st.sampled_from([4, 2**26]))
+def test_every_decodable_sequence_is_allowed_at_every_step(tok, stream, split, max_output):
+    """Streams written with tokens where the vocabulary has them, or entirely in byte-fallback
+    ids (every code point as its UTF-8 bytes): if the ids decode strictly, each step of them
+    was allowed and the end too; if not, some step or the end was refused."""
+    byte_id = {b: i for i, b in Constraint(tok).byte_of.items()}
+    ids: list[int] = []
+    for ch in stream:
+        token = None if split else tok.token_to_id(ch)
+        ids += [token] if token is not None else [byte_id[b] for b in ch.encode("utf-8")]
+    state, refused = Constraint(tok, max_output=max_output).start(), False
+    for i in ids:
+        if not state.allows(i):
+            refused = True
+            break
+        state = state.advance(i)
+    refused = refused or not state.end_allowed
+    assert refused != decodes(tok, ids, max_output), (stream, ids)

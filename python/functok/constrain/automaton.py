@@ -400,7 +400,7 @@ class Cursor:
             if not (self.exact and (self.opcode in (REPEAT, MULTIREPEAT) or self.group.repeats)):
                 return True
             # The output limit depends on the value: try each (only where a repeat is at stake).
-            return any(self.copy()._argument(c) for c in range(first, last + 1))
+            return any(self._trial()._argument(c) for c in range(first, last + 1))
         if sigma == E:
             return self._slot_possible(lo, hi)
         if lo < GROUP_FIRST or hi > GROUP_LAST:
@@ -408,7 +408,14 @@ class Cursor:
             return self._slot_possible(0, 0x10FFFF) if lo <= ESCAPE <= hi else self._slot_possible(lo, hi)
         if sigma == T and self.owing():
             return False
-        return any(lo <= op <= hi for op in OPCODES)
+        # An opcode: in exact mode, one whose instruction can still be completed (7.8)
+        return any(lo <= op <= hi and (not self.exact or self._trial().feed(chr(op))) for op in OPCODES)
+
+    def _trial(self) -> Cursor:
+        """A copy to try a code point on, as if the UTF-8 sequence begun were complete."""
+        trial = self.copy()
+        trial.pend = b""
+        return trial
 
 
 def _utf8_length(lead: int) -> int:
