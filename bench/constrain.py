@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/constrain.py [--vocab 16000 32000] [--steps 3000] [--corpus-mb 6]
 
-For each vocabulary size a tokenizer is trained (profile "compact", split operators) on the
+For each vocabulary size a tokenizer is trained (profile "compact"; instructions as their own
+pre-tokens, then joined with their bases, which makes many more tokens hold format code points) on the
 standard library's source plus the UDHR where present, and a `Constraint` is built (its build
 time is reported). Then random walks of 64 ids under random logits, from prompts cut out of the
 corpus's encoding, measure one *step*: `state.advance(id)` plus `state.mask()` (the allowed
@@ -55,9 +56,9 @@ def corpus(limit_mb: float) -> list[str]:
     return docs
 
 
-def train(docs: list[str], vocab_size: int) -> functok.Tokenizer:
-    return functok.Tokenizer.train(iter(docs), vocab_size=vocab_size, profile="compact", split_operators=True,
-                                   special_tokens=("<eos>",), show_progress=False)
+def train(docs: list[str], vocab_size: int, split_operators: bool = True) -> functok.Tokenizer:
+    return functok.Tokenizer.train(iter(docs), vocab_size=vocab_size, profile="compact",
+                                   split_operators=split_operators, special_tokens=("<eos>",), show_progress=False)
 
 
 def prompts(tok: functok.Tokenizer, docs: list[str], count: int, rng: random.Random) -> list[list[int]]:
@@ -123,15 +124,16 @@ def us(seconds: list[float]) -> dict[str, float]:
             "mean": statistics.fmean(values)}
 
 
-def run(vocab_size: int, docs: list[str], steps: int) -> None:
+def run(vocab_size: int, docs: list[str], steps: int, split_operators: bool) -> None:
     started = time.perf_counter()
-    tok = train(docs, vocab_size)
+    tok = train(docs, vocab_size, split_operators)
     trained = time.perf_counter() - started
     started = time.perf_counter()
     constraint = Constraint(tok, eos_token_id="<eos>")
     built = time.perf_counter() - started
     n_format = len(constraint.format_ids)
-    print(f"\nvocabulary {tok.vocab_size} ({n_format} format tokens); trained in {trained:.0f} s, "
+    print(f"\nvocabulary {tok.vocab_size}, split_operators={split_operators} ({n_format} format tokens); "
+          f"trained in {trained:.0f} s, "
           f"Constraint built in {built * 1e3:.0f} ms")
     rng = random.Random(vocab_size)
     walks = prompts(tok, docs, max(1, steps // 64), rng)
@@ -171,12 +173,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--vocab", type=int, nargs="+", default=[16000, 32000])
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--corpus-mb", type=float, default=6.0)
+    parser.add_argument("--split-operators", choices=["true", "false"], nargs="+", default=["true", "false"],
+                        help="pre-tokens: each instruction its own (true) or joined with its base (false)")
     args = parser.parse_args(argv)
     print(f"functok {functok.__version__}, Python {platform.python_version()}, {platform.machine()}")
     docs = corpus(args.corpus_mb)
     print(f"corpus: {len(docs)} documents, {sum(map(len, docs)) / 1e6:.1f} M code points")
-    for size in args.vocab:
-        run(size, docs, args.steps)
+    for split in args.split_operators:
+        for size in args.vocab:
+            run(size, docs, args.steps, split == "true")
     return 0
 
 

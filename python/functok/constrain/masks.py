@@ -56,13 +56,14 @@ def _bits(ids: Iterable[int], size: int) -> int:
 def _shape(text: str, entry: int) -> tuple[int, int, int]:
     """(lead, boundaries, repeats) of a token: the slots before its first group code point
     (len(text) + 1 if none), how many times a group code point follows text inside it (the first
-    counts if the token starts in text), and its repeat opcodes plus one if it holds arguments."""
+    counts if the token starts in text), and its repeat opcodes plus one if it starts with an
+    argument (which may complete a repeat begun before it)."""
     lead = None
     boundaries = slots = 0
     in_text = entry != G0  # entering in a group (G0 or inside an instruction), or in text
     escape = entry == E
     repeats = 0
-    has_argument = False
+    leading_argument = bool(text) and ARGUMENT_FIRST <= ord(text[0]) <= ARGUMENT_LAST and entry != E
     for ch in text:
         c = ord(ch)
         if escape:
@@ -71,9 +72,7 @@ def _shape(text: str, entry: int) -> tuple[int, int, int]:
             slots += 1
             continue
         if GROUP_FIRST <= c <= GROUP_LAST:
-            if c <= ARGUMENT_LAST:
-                has_argument = True
-            elif c in (REPEAT, MULTIREPEAT):
+            if c in (REPEAT, MULTIREPEAT):
                 repeats += 1
             if in_text:
                 boundaries += 1
@@ -85,7 +84,7 @@ def _shape(text: str, entry: int) -> tuple[int, int, int]:
         else:
             in_text = True
             slots += 1
-    return (len(text) + 1 if lead is None else lead), boundaries, repeats + has_argument
+    return (len(text) + 1 if lead is None else lead), boundaries, repeats + leading_argument
 
 
 class Constraint:
