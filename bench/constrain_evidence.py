@@ -192,6 +192,10 @@ def report_markdown(meta: dict, results: dict) -> str:
         "`functok.constrain.finish` added after the 64th where the sequence could not end there (a",
         "group's pending slots, an unfinished UTF-8 sequence). The tiny model is a bigram model over",
         "token ids (numpy, trained in seconds on the encoded corpus); see the script's docstring.",
+        "A pipeline that shows a failed strict decode as an empty output would count the rejected",
+        "column as empty outputs. *Constraint us/step*: `state.advance` plus the mask as a numpy bool",
+        "array (`bitmask` and `unpackbits`), in this run's Python loop; `bench/constrain.py` times the",
+        "constraint's own step.",
         "",
     ]
     return "\n".join(lines)
