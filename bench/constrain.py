@@ -2,8 +2,9 @@
 
     .venv/bin/python bench/constrain.py [--vocab 16000 32000] [--steps 3000] [--corpus-mb 6]
 
-For each vocabulary size a tokenizer is trained (profile "compact"; instructions as their own
-pre-tokens, then joined with their bases, which makes many more tokens hold format code points) on the
+For each vocabulary size and fuse mode (``none``: instructions apart from their bases;
+``frequent``: the frequent ones fused; ``all``: every group joined with its base, which makes
+many more tokens hold format code points) a tokenizer is trained (profile "compact") on the
 standard library's source plus the UDHR where present, and a `Constraint` is built (its build
 time is reported). Then random walks of 64 ids under random logits, from prompts cut out of the
 corpus's encoding, measure one *step*: `state.advance(id)` plus `state.mask()` (the allowed
@@ -56,9 +57,9 @@ def corpus(limit_mb: float) -> list[str]:
     return docs
 
 
-def train(docs: list[str], vocab_size: int, split_operators: bool = True) -> functok.Tokenizer:
-    return functok.Tokenizer.train(iter(docs), vocab_size=vocab_size, profile="compact",
-                                   split_operators=split_operators, special_tokens=("<eos>",), show_progress=False)
+def train(docs: list[str], vocab_size: int, fuse: str = "frequent") -> functok.Tokenizer:
+    return functok.Tokenizer.train(iter(docs), vocab_size=vocab_size, profile="compact", fuse=fuse,
+                                   special_tokens=("<eos>",), show_progress=False)
 
 
 def prompts(tok: functok.Tokenizer, docs: list[str], count: int, rng: random.Random) -> list[list[int]]:
@@ -124,15 +125,15 @@ def us(seconds: list[float]) -> dict[str, float]:
             "mean": statistics.fmean(values)}
 
 
-def run(vocab_size: int, docs: list[str], steps: int, split_operators: bool) -> None:
+def run(vocab_size: int, docs: list[str], steps: int, fuse: str) -> None:
     started = time.perf_counter()
-    tok = train(docs, vocab_size, split_operators)
+    tok = train(docs, vocab_size, fuse)
     trained = time.perf_counter() - started
     started = time.perf_counter()
     constraint = Constraint(tok, eos_token_id="<eos>")
     built = time.perf_counter() - started
     n_format = len(constraint.format_ids)
-    print(f"\nvocabulary {tok.vocab_size}, split_operators={split_operators} ({n_format} format tokens); "
+    print(f"\nvocabulary {tok.vocab_size}, fuse={fuse!r} ({n_format} format tokens); "
           f"trained in {trained:.0f} s, "
           f"Constraint built in {built * 1e3:.0f} ms")
     rng = random.Random(vocab_size)
@@ -173,15 +174,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--vocab", type=int, nargs="+", default=[16000, 32000])
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--corpus-mb", type=float, default=6.0)
-    parser.add_argument("--split-operators", choices=["true", "false"], nargs="+", default=["true", "false"],
-                        help="pre-tokens: each instruction its own (true) or joined with its base (false)")
+    parser.add_argument("--fuse", choices=list(functok.FUSE_MODES), nargs="+", default=["none", "frequent", "all"],
+                        help="how groups meet their bases in the pre-tokens (spec 9)")
     args = parser.parse_args(argv)
     print(f"functok {functok.__version__}, Python {platform.python_version()}, {platform.machine()}")
     docs = corpus(args.corpus_mb)
     print(f"corpus: {len(docs)} documents, {sum(map(len, docs)) / 1e6:.1f} M code points")
-    for split in args.split_operators:
+    for fuse in args.fuse:
         for size in args.vocab:
-            run(size, docs, args.steps, split == "true")
+            run(size, docs, args.steps, fuse)
     return 0
 
 

@@ -4,7 +4,7 @@
 
 Writes research/constrain-evidence/report.md and report.json (fixed seeds: the same run gives
 the same counts). A tokenizer (profile "compact", split operators, an ``<eos>`` special token)
-is trained on the standard library's source (plus the UDHR where present), and 1,000
+(fuse "frequent") is trained on the standard library's source (plus the UDHR where present), and 1,000
 continuations of 64 ids are sampled after prompts cut out of the corpus's encoding (0 to 32
 ids: a prompt may stop inside a group, as a user's prompt may), from two sources of logits:
 
@@ -170,7 +170,7 @@ def report_markdown(meta: dict, results: dict) -> str:
         "# Constrained generation: evidence",
         "",
         f"functok {meta['functok']}, Python {meta['python']}, {meta['machine']}; tokenizer: "
-        f"{meta['vocab_size']} ids ({meta['format_tokens']} format tokens), profile compact, split operators, "
+        f"{meta['vocab_size']} ids ({meta['format_tokens']} format tokens), profile compact, fuse frequent, "
         f"trained on {meta['corpus']}. {meta['samples']} continuations of {meta['length']} ids per row, "
         f"after prompts of 0 to 32 ids cut from the encoded corpus; seeds fixed (1000 + k).",
         "",

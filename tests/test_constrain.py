@@ -29,10 +29,13 @@ ALPHABET = "abAB é.\n\ue000\ue001\ue003\ue0ff\ue100\ue102\ue110\ue200\ue201\ue1
 SEED_TEXTS = ["Hello World ABCABCABC xxxxxxx Ñandú ÀÉ MAX_SIZE ====", "AAAAAAAAAAAAAAAAAAAAAAAA aaa"]
 
 
+FUSE = st.sampled_from(["none", "all", "frequent"])
+
+
 def train(texts: list[str], vocab_size: int = 360, special: tuple[str, ...] = ("<eos>",),
-          split_operators: bool = True) -> functok.Tokenizer:
+          fuse: str = "none") -> functok.Tokenizer:
     return functok.Tokenizer.train(iter(texts + SEED_TEXTS * 3), vocab_size=vocab_size, show_progress=False,
-                                   profile="compact", split_operators=split_operators, special_tokens=special)
+                                   profile="compact", fuse=fuse, special_tokens=special)
 
 
 def decodes(tok: functok.Tokenizer, ids: list[int], max_output: int) -> bool:
@@ -68,19 +71,19 @@ def walk_and_check(tok: functok.Tokenizer, rng: random.Random, steps: int, max_o
 
 @settings(max_examples=8)
 @given(texts=st.lists(st.text(ALPHABET, min_size=1, max_size=30), min_size=5, max_size=60),
-       seed=st.integers(0, 2**32 - 1), split_operators=st.booleans())
-def test_masks_are_the_strict_decoders(texts, seed, split_operators):
-    """Instructions as their own pre-tokens, or joined with their bases (then tokens mix groups
-    and text: the constraint's complex tokens)."""
-    tok = train(texts, split_operators=split_operators)
+       seed=st.integers(0, 2**32 - 1), fuse=FUSE)
+def test_masks_are_the_strict_decoders(texts, seed, fuse):
+    """Every fuse mode: instructions apart from their bases, joined with them, or fused where
+    frequent (then tokens mix groups and text: the constraint's lead masks and complex tokens)."""
+    tok = train(texts, fuse=fuse)
     walk_and_check(tok, random.Random(seed), steps=25, max_output=2**26)
 
 
 @settings(max_examples=6)
 @given(texts=st.lists(st.text(ALPHABET, min_size=1, max_size=30), min_size=5, max_size=40),
-       seed=st.integers(0, 2**32 - 1), max_output=st.sampled_from([0, 3, 20, 300]), split_operators=st.booleans())
-def test_masks_keep_the_output_limit(texts, seed, max_output, split_operators):
-    tok = train(texts, split_operators=split_operators)
+       seed=st.integers(0, 2**32 - 1), max_output=st.sampled_from([0, 3, 20, 300]), fuse=FUSE)
+def test_masks_keep_the_output_limit(texts, seed, max_output, fuse):
+    tok = train(texts, fuse=fuse)
     walk_and_check(tok, random.Random(seed), steps=20, max_output=max_output)
 
 

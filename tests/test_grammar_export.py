@@ -78,7 +78,7 @@ def tok() -> functok.Tokenizer:
     texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 30))) for _ in range(150)]
     texts += ["Hello World ABCABCABC xxxxxxx Ñandú ÀÉ MAX_SIZE"] * 5
     return functok.Tokenizer.train(iter(texts), vocab_size=400, show_progress=False, profile="compact",
-                                   split_operators=True, special_tokens=("<eos>",))
+                                   fuse="frequent", special_tokens=("<eos>",))
 
 
 def token_bytes(constraint: Constraint, i: int) -> bytes:
