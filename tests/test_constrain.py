@@ -263,3 +263,13 @@ def test_the_layout_holds():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={"PYTHONPATH": str(package.parent)}).stdout.strip()
     assert out == "[]"
+
+
+def test_docstring_examples():
+    import doctest
+
+    from functok.constrain import automaton, hf, masks, sampling
+
+    for module in (automaton, masks, sampling, hf):
+        result = doctest.testmod(module)
+        assert result.failed == 0, module.__name__

@@ -163,3 +163,10 @@ def test_outlines_masks_are_the_syntax_masks(tok):
                 exact_state = exact_state.advance(choice) if exact_state.allows(choice) else None
             guide.advance(choice)
     assert quirks  # the quirk is real (if outlines-core fixes it, tighten the assert above)
+
+
+def test_docstring_examples():
+    import doctest
+
+    result = doctest.testmod(grammar_export)
+    assert result.failed == 0 and result.attempted > 0

@@ -99,7 +99,8 @@ class Constraint:
     end; other special tokens too (each ends a stretch).
 
     >>> from functok import Tokenizer
-    >>> tok = Tokenizer.train(iter(["Hello World"] * 4), vocab_size=300, show_progress=False)
+    >>> tok = Tokenizer.train(iter(["Hello World"] * 4), vocab_size=300, profile="compact", fuse="none",
+    ...                       show_progress=False)
     >>> state = Constraint(tok).start()
     >>> state = state.advance(tok.token_to_id("\\ue100\\ue000"))   # CAPITALIZE(0): a group is open
     >>> state.end_allowed, state.allows(tok.token_to_id("hello"))

@@ -51,13 +51,16 @@ def sample(tokenizer, next_logits: Sequence[float], *, state: State | None = Non
     past the end of the vocabulary are ignored; missing ones count as ``-inf``.
 
     >>> from functok import Tokenizer
-    >>> tok = Tokenizer.train(iter(["Hello World"] * 4), vocab_size=300, show_progress=False)
-    >>> opener = tok.token_to_id("\\ue100\\ue000")            # CAPITALIZE(0)
+    >>> tok = Tokenizer.train(iter(["Hello World"] * 4), vocab_size=300, profile="compact", fuse="none",
+    ...                       special_tokens=("<eos>",), show_progress=False)
+    >>> constraint = Constraint(tok, eos_token_id="<eos>")
     >>> logits = [0.0] * tok.vocab_size
-    >>> logits[opener] = 100.0                                  # the model insists on a group ...
-    >>> state = Constraint(tok).start().advance(opener)
-    >>> sample(tok, logits, state=state, temperature=0) == opener   # ... but a text must follow
+    >>> logits[constraint.eos_token_id] = 100.0                 # the model wants to stop ...
+    >>> state = constraint.start().advance(tok.token_to_id("\\ue100\\ue000"))   # CAPITALIZE(0)
+    >>> sample(constraint, logits, state=state, temperature=0) == constraint.eos_token_id
     False
+    >>> sample(constraint, logits, state=constraint.start(), temperature=0) == constraint.eos_token_id
+    True
     """
     constraint = constraint_for(tokenizer, mode)
     if state is None:
