@@ -273,3 +273,22 @@ def test_docstring_examples():
     for module in (automaton, masks, sampling, hf):
         result = doctest.testmod(module)
         assert result.failed == 0, module.__name__
+
+
+def test_logits_processor_takes_the_transformers_wrapper(tok):
+    np = pytest.importorskip("numpy")
+    wrapper_module = pytest.importorskip("functok.integrations.transformers")
+    wrapper = wrapper_module.FunctokTokenizer(functok_tokenizer=tok)
+    processor = FunctokLogitsProcessor(wrapper)
+    assert processor.constraint.tokenizer is tok
+    width = len(wrapper)
+    cap = tok.token_to_id("\ue100\ue000")
+    out = processor(np.array([[cap], [tok.token_to_id("a")]]), np.zeros((2, width)))
+    eos = wrapper.eos_token_id  # the functok tokenizer's <eos> here; with none, one the wrapper adds
+    assert np.isneginf(out[0, eos]) and not np.isneginf(out[1, eos])
+    bare = wrapper_module.FunctokTokenizer(functok_tokenizer=train(["Hello World"] * 4, special=()))
+    assert bare.functok.id_to_token(bare.eos_token_id) is None  # added after the vocabulary
+    processor = FunctokLogitsProcessor(bare)
+    cap = bare.functok.token_to_id("\ue100\ue000")
+    out = processor(np.array([[cap], [bare.functok.token_to_id("a")]]), np.zeros((2, len(bare))))
+    assert np.isneginf(out[0, bare.eos_token_id]) and not np.isneginf(out[1, bare.eos_token_id])

@@ -21,7 +21,8 @@ __all__ = ["FunctokLogitsProcessor"]
 class FunctokLogitsProcessor:
     """Sets to ``-inf`` the score of every id that would make the sequence undecodable.
 
-    ``tokenizer``: a :class:`functok.Tokenizer` or a :class:`Constraint`. ``prompt_length``:
+    ``tokenizer``: a :class:`functok.Tokenizer`, a :class:`Constraint`, or a ``FunctokTokenizer``
+    (``functok.integrations.transformers``; its eos token then ends the sequence). ``prompt_length``:
     the ids of each row before it are not constrained (None: the whole row is, prompt included,
     which must then be a valid beginning). ``end_token_ids``: ids outside the functok vocabulary
     that end the sequence (a wrapper's added eos token), allowed where the sequence may end.
@@ -30,9 +31,16 @@ class FunctokLogitsProcessor:
 
     def __init__(self, tokenizer, *, prompt_length: int | None = None, mode: str = "exact",
                  end_token_ids: Iterable[int] = ()) -> None:
+        end_token_ids = tuple(end_token_ids)
+        inner = getattr(tokenizer, "functok", None)  # a FunctokTokenizer (functok.integrations.transformers)
+        if inner is not None and hasattr(inner, "token_table"):
+            eos = getattr(tokenizer, "eos_token_id", None)
+            if eos is not None and inner.id_to_token(eos) is None:
+                end_token_ids += (eos,)  # the wrapper's own eos, added after the vocabulary
+            tokenizer = inner
         self.constraint: Constraint = constraint_for(tokenizer, mode)
         self.prompt_length = prompt_length
-        self.end_token_ids = tuple(end_token_ids)
+        self.end_token_ids = end_token_ids
         self._rows: dict[int, tuple[int, State]] = {}  # row -> (ids read, state)
 
     def state(self, row: int, ids: list[int]) -> State:
