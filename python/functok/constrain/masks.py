@@ -15,8 +15,8 @@ the length of the sequence, plus the exact checks that depend on more than the s
 
 * the *lead* of a format token (the slots it adds before its first group code point) against
   the slots the pending group still needs: one mask per number of slots owed;
-* the few *complex* tokens (a group, its text and the next group all inside one token, after
-  an open group) simulated from the state itself;
+* the few *complex* tokens (they add to an open group and then end its text, inside one token)
+  simulated from the state itself;
 * near the output limit (a group whose repeats could take the output within reach of
   ``max_output``), every candidate token simulated exactly: slower, and only there.
 """
@@ -51,6 +51,17 @@ def _bits(ids: Iterable[int], size: int) -> int:
     for i in ids:
         buf[i >> 3] |= 1 << (i & 7)
     return int.from_bytes(buf, "little")
+
+
+def _leading_repeat(text: str) -> bool:
+    """Does the token's leading group run hold a repeat opcode?"""
+    for ch in text:
+        c = ord(ch)
+        if not GROUP_FIRST <= c <= GROUP_LAST:
+            return False
+        if c in (REPEAT, MULTIREPEAT):
+            return True
+    return False
 
 
 def _shape(text: str, entry: int) -> tuple[int, int, int]:
@@ -135,8 +146,10 @@ class Constraint:
         self.longest = max((len(self.token_of[i]) for i in text_ids + self.format_ids), default=1)
         self._shapes = {entry: {i: _shape(self.token_of[i], entry) for i in self.format_ids}
                         for entry in (T, E, G0)}
-        self._syntax: dict[tuple, tuple[int, tuple[int, ...]]] = {}  # key -> (mask, complex ids)
+        # key -> (mask, complex ids, ids that are complex when the open group has repeats)
+        self._syntax: dict[tuple, tuple[int, tuple[int, ...], tuple[int, ...]]] = {}
         self._lead: dict[tuple[int, int], int] = {}  # (entry, slots owed) -> ids whose lead is shorter
+        self._inside: dict[tuple[int, int], bool] = {}  # (id, entry) -> its inner groups decode
         self._by_repeats: dict[int, list[int]] = {}
         for i in self.format_ids:
             self._by_repeats.setdefault(self._shapes[T][i][2], []).append(i)
@@ -178,12 +191,19 @@ class Constraint:
         entry = self._syntax.get(key)
         if entry is None:
             entry = self._syntax[key] = self._syntactic(key)
-        mask, complex_ids = entry
+        mask, complex_ids, repeat_sensitive = entry
         if self.exact:
+            if repeat_sensitive and cursor.group.repeats:  # then only a simulation knows
+                for i in repeat_sensitive:
+                    mask &= ~(1 << i)
+                complex_ids += repeat_sensitive
             if cursor.sigma in (T, E):
                 owed = cursor.owing()
                 if owed:
                     mask &= ~self._lead_below(cursor.sigma, owed)
+            elif cursor.sigma == G0 and cursor.group.min_n:
+                # a token that starts with text ends the open group's text at its first group code point
+                mask &= ~self._lead_below(G0, cursor.group.min_n)
             for i in complex_ids:
                 if self._advance(cursor, i) is not None:
                     mask |= 1 << i
@@ -199,24 +219,48 @@ class Constraint:
         sigma, pend = key[0], key[-1]
         allowed = [b_id for b_id, b in self.byte_of.items() if probe.copy().feed_byte(b)]
         if pend:
-            return _bits(allowed, self.vocab_size), ()
-        complex_ids = []
+            return _bits(allowed, self.vocab_size), (), ()
+        complex_ids, repeat_sensitive = [], []
         entry = G0 if sigma == NEED else sigma
         syntax_probe = _probe(key, False, self.max_output)
         for i in self.format_ids:
-            lead, boundaries, _ = self._shapes[entry][i]
-            if self.exact and boundaries and (entry == G0 or boundaries > 1):
-                if syntax_probe.copy().feed_text(self.token_of[i]):
-                    complex_ids.append(i)  # depends on the open group, or on the output so far
+            token = self.token_of[i]
+            if not syntax_probe.copy().feed_text(token):
                 continue
-            # Syntax decides the rest: the lead is checked per state (_lead_below), and a
-            # token with no group boundary inside leaves positions to the tokens after it.
-            if syntax_probe.copy().feed_text(self.token_of[i]):
-                allowed.append(i)
+            if self.exact and self._shapes[entry][i][1]:  # a group code point after text, inside it
+                if entry == G0 and GROUP_FIRST <= ord(token[0]) <= GROUP_LAST:
+                    # It adds to the open group, then ends its text. Without repeats on either
+                    # side the group needs max(the open group's slots, the token's): the
+                    # token's are checked here, the open group's by _lead_below.
+                    if sigma == NEED or _leading_repeat(token):
+                        complex_ids.append(i)
+                        continue
+                    if not self._fine_inside(i, -G0):
+                        continue
+                    repeat_sensitive.append(i)
+                elif not self._fine_inside(i, entry):
+                    continue  # a group inside the token that its own text cannot satisfy
+            # The rest depends on the slots owed before the token's first group code point
+            # (_lead_below, per state); positions after it are the next tokens' concern.
+            allowed.append(i)
         mask = _bits(allowed, self.vocab_size)
         if sigma != NEED:
             mask |= self.text_mask
-        return mask, tuple(complex_ids)
+        return mask, tuple(complex_ids), tuple(repeat_sensitive)
+
+    def _fine_inside(self, i: int, entry: int) -> bool:
+        """Do the groups that token ``i`` opens and ends within itself decode (positions; the
+        output limit of a repeat among them is checked per state, near the limit)? Read from a
+        cursor that owes nothing, in text (or after an ESCAPE)."""
+        key = (i, entry)
+        found = self._inside.get(key)
+        if found is None:
+            cursor = Cursor(True, 2**62)
+            cursor.sigma = {E: E, -G0: G0}.get(entry, T)
+            if entry == -G0:  # in a group of its own, with no instruction yet
+                cursor.group = Group()
+            found = self._inside[key] = cursor.feed_text(self.token_of[i])
+        return found
 
     def _lead_below(self, sigma: int, owed: int) -> int:
         """Format ids that reach a group code point with fewer than ``owed`` slots."""
