@@ -45,11 +45,11 @@ export class TokenTable {
 
 /**
  * UTF-8 with U+FFFD for each maximal invalid subpart (as Python's errors="replace" and the
- * WHATWG decoder): { cps, starts (byte index of each code point), error: {start, end, reason} | null }.
+ * WHATWG decoder): { cps, starts (byte index of each code point), error: {start, end, reason} | null, tail }.
  */
 export function utf8Decode(bytes) {
   const cps = [], starts = [];
-  let error = null;
+  let error = null, tail = bytes.length; // tail: where an unfinished sequence at the end starts
   const n = bytes.length;
   const bad = (start, end, reason) => { cps.push(0xfffd); starts.push(start); if (error === null) error = { start, end, reason }; };
   for (let i = 0; i < n;) {
@@ -68,10 +68,11 @@ export function utf8Decode(bytes) {
       cp = (cp << 6) | (c & 0x3f);
     }
     if (k > need) { cps.push(cp); starts.push(i); i += need + 1; continue; }
+    if (i + k >= n) tail = i;
     bad(i, i + k, i + k >= n ? 'unexpected end of data' : 'invalid continuation byte');
     i += k;
   }
-  return { cps, starts, error };
+  return { cps, starts, error, tail };
 }
 
 const cpString = (cps) => String.fromCodePoint(...cps);
