@@ -13,3 +13,5 @@ export { UnknownTokenIdError, ByteFallbackError, TokenFormatError } from './toke
 export { TokenVocabulary, SEGMENTATIONS } from './tokenizer/vocabulary.mjs';
 export { BPE, TiktokenBPE, BYTE_TOKENS } from './tokenizer/bpe.mjs';
 export { SegmentationError } from './tokenizer/segmenter.mjs';
+export { DecodeStream } from './tokenizer/stream.mjs';
+export { loadHF, loadTiktoken, readTiktokenRanks, PATTERNS } from './tokenizer/external.mjs';

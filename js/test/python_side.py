@@ -6,6 +6,7 @@ Tasks (one JSON request on stdin, one JSON answer on stdout):
   train      train functok tokenizers ({"texts", "vocab_size", "settings": [{profile, fuse|split_operators, ...}]}):
              answers each saved file's text
   encode     ids of texts under a tokenizer file's text ({"tokenizer", "texts", "modes"}), and the decoded texts
+  decode     Tokenizer.decode and DecodeStream of {"ids"} under {"options"}: text or [error type, id_index, kind, offset]
   hf         train Hugging Face tokenizer.json files of three kinds (gpt2-like, llama3-like, llama2-like) on
              {"train"} and answer each file with `tokenizers`' ids and functok's optimal ids on {"texts"}
   tiktoken   functok's greedy and optimal ids of {"texts"} over the rank file {"path"}
@@ -54,6 +55,26 @@ def encode(request: dict) -> dict:
     tok = Tokenizer.from_str(request["tokenizer"])
     ids = {m: [tok.encode(t, allowed_special="all", **MODES[m]).ids for t in request["texts"]] for m in request["modes"]}
     return {"ids": ids, "decoded": [tok.decode(i) for i in ids[request["modes"][0]]]}
+
+
+def decode(request: dict) -> list:
+    """Tokenizer.decode and DecodeStream of each id list under each option set: text or error."""
+    from functok.tokenizer import DecodeStream
+
+    tok = Tokenizer.from_str(request["tokenizer"])
+
+    def outcome(f):
+        try:
+            return {"text": f()}
+        except (functok.FormatError, ValueError) as e:
+            return {"error": [type(e).__name__, e.id_index, getattr(e, "kind", None), getattr(e, "offset", None)]}
+
+    def streamed(ids, o):
+        s = DecodeStream(tok, **o)
+        return "".join(s.step(i) or "" for i in ids) + s.finish()
+
+    return [[[outcome(lambda: tok.decode(ids, **o)), outcome(lambda: streamed(ids, o))] for o in request["options"]]
+            for ids in request["ids"]]
 
 
 def hf(request: dict) -> dict:
@@ -138,5 +159,5 @@ def digests(request: dict) -> dict:
 if __name__ == "__main__":
     sys.stdout.reconfigure(encoding="utf-8", errors="surrogatepass")
     request = json.loads(sys.stdin.buffer.read().decode("utf-8", "surrogatepass"))
-    json.dump({"train": train, "encode": encode, "hf": hf, "tiktoken": tiktoken, "digests": digests}[sys.argv[1]](request),
+    json.dump({"train": train, "encode": encode, "decode": decode, "hf": hf, "tiktoken": tiktoken, "digests": digests}[sys.argv[1]](request),
               sys.stdout, ensure_ascii=True)

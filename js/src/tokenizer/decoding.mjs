@@ -82,7 +82,7 @@ class StretchStream {
   constructor(strict) { this.strict = strict; this.parts = []; this.owners = []; this.firstError = null; this.run = []; this.runStart = 0; }
   fail(error) { if (this.strict && this.firstError === null) this.firstError = error; }
   token(text, index) { this.endBytes(); this.parts.push(text); for (const _ of text) this.owners.push(index); }
-  unknown(id, index) { this.fail(new UnknownTokenIdError(id, index)); this.token('\ufffd', index); }
+  unknown(id, index) { this.endBytes(); this.fail(new UnknownTokenIdError(id, index)); this.token('\ufffd', index); }
   byte(b, index) { if (this.run.length === 0) this.runStart = index; this.run.push(b); }
   endBytes() {
     if (this.run.length === 0) return;

@@ -69,6 +69,7 @@ function preTokenizerOf(p, file, where) {
       const r = p.replacement ?? '\u2581';
       const scheme = p.prepend_scheme ?? (p.add_prefix_space === false ? 'never' : 'always');
       return (pieces) => pieces.flatMap((t, k) => {
+        if (t === '') return [];
         let s = t.split(' ').join(r);
         if ((scheme === 'always' || (scheme === 'first' && k === 0)) && !s.startsWith(r)) s = r + s;
         if (p.split === false) return s ? [s] : [];
