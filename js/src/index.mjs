@@ -6,7 +6,7 @@ export { split, SPLITTERS } from './split.mjs';
 export { FormatError, ERROR_KINDS } from './errors.mjs';
 export { nfc } from './normalize.mjs';
 export { segment, Vocabulary, TIE_BREAKS } from './segment.mjs';
-export const VERSION = '0.1.0';
+export const VERSION = '0.2.0';
 export { Tokenizer, Encoding } from './tokenizer/tokenizer.mjs';
 export { TokenizerFileError, FORMAT_VERSION as TOKENIZER_FORMAT_VERSION, FUSES } from './tokenizer/file.mjs';
 export { UnknownTokenIdError, ByteFallbackError, TokenFormatError } from './tokenizer/decoding.mjs';
