@@ -9,6 +9,7 @@ export class UnknownTokenIdError extends RangeError {
   constructor(id, idIndex) {
     super(`unknown token id ${id} (at index ${idIndex})`);
     this.name = 'UnknownTokenIdError';
+    this.kind = 'unknown-id'; // spec 14.7
     this.id = id;
     this.idIndex = idIndex;
   }
@@ -19,6 +20,7 @@ export class ByteFallbackError extends Error {
   constructor(bytes, reason, idIndex) {
     super(`'utf-8' codec can't decode bytes ${bytes.map((b) => b.toString(16).padStart(2, '0')).join(' ')}: ${reason} (byte-fallback id at index ${idIndex})`);
     this.name = 'ByteFallbackError';
+    this.kind = 'invalid-bytes'; // spec 14.7
     this.bytes = bytes;
     this.reason = reason;
     this.idIndex = idIndex;

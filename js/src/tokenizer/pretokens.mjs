@@ -21,12 +21,13 @@ export class SpecialTokens {
    * in `disallowed` ('all': every one not allowed; []: none, so it is ordinary text).
    */
   split(text, allowed = [], disallowed = 'all') {
-    if (typeof text !== 'string') throw new TypeError(`expected a string, not ${typeof text}`);
-    if (this.pattern === null) return text ? [text] : [];
+    // the options first, before the text is looked at (spec 14.4, step 1)
     const allow = new Set(allowed === 'all' ? this.ids.keys() : allowed);
     const unknown = [...allow].filter((t) => !this.ids.has(t));
     if (unknown.length) throw new TypeError(`not special tokens of this tokenizer: ${JSON.stringify(unknown.sort())}`);
     const deny = disallowed === 'all' ? new Set([...this.ids.keys()].filter((t) => !allow.has(t))) : new Set(disallowed);
+    if (typeof text !== 'string') throw new TypeError(`expected a string, not ${typeof text}`);
+    if (this.pattern === null) return text ? [text] : [];
     const parts = [];
     let start = 0;
     this.pattern.lastIndex = 0;

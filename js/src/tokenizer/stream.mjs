@@ -136,7 +136,7 @@ export class DecodeStream {
       if (!(e instanceof FormatError)) throw e;
       const index = this._owners[e.offset] ?? this._owners[points - 1];
       const mine = new TokenFormatError(e.kind, this._offset + e.offset, e.detail, index);
-      throw this._idError !== null && this._idError.idIndex < index ? this._idError : mine;
+      throw this._idError !== null && this._idError.idIndex <= index ? this._idError : mine; // a tie: the id error (spec 14.6)
     }
     // every id error so far lies in this chunk or before it: it is now the first error in id order
     if (this._idError !== null && this._owners[points - 1] >= this._idError.idIndex) throw this._idError;

@@ -7,6 +7,8 @@ import { FORMAT_VERSION, ALPHABET, checkHeader, checkFunctokModel, fileParts, pa
 import { SpecialTokens, codecPreTokenizer } from './pretokens.mjs';
 import { TokenVocabulary, SEGMENTATIONS, TIE_BREAKS } from './vocabulary.mjs';
 import { TokenTable, decodeIds } from './decoding.mjs';
+import { FormatError } from '../errors.mjs';
+import { firstSurrogate } from '../text.mjs';
 
 /** The ids of one encode call; `tokens` spells them. */
 export class Encoding {
@@ -29,7 +31,8 @@ export class Tokenizer {
    * splitOperators), specVersion; `source` names the tokenizer in a TokenizerFileError.
    */
   constructor(hf, { splitter = 'llama3', normalize = 'nfc', splitOperators, profile = 'paper', fuse, specVersion = SPEC_VERSION, source = '<object>' } = {}) {
-    const ops = splitOperators ?? (fuse === undefined ? true : fuse === 'none');
+    // with `fuse`, split_operators is written false exactly when fuse is "all" (spec 14.2)
+    const ops = fuse === undefined ? splitOperators ?? true : fuse !== 'all';
     const header = {
       format_version: FORMAT_VERSION, spec_version: specVersion, splitter, normalize,
       split_operators: ops, profile, alphabet: ALPHABET,
@@ -89,7 +92,12 @@ export class Tokenizer {
     if (!TIE_BREAKS.includes(tieBreak)) throw new TypeError(`unknown tieBreak ${JSON.stringify(tieBreak)}; expected one of ${TIE_BREAKS.join(', ')}`);
     const options = { segmentation, tieBreak, reachableOnly };
     const ids = [];
-    for (const part of this.special.split(text, allowedSpecial, disallowedSpecial)) {
+    const parts = this.special.split(text, allowedSpecial, disallowedSpecial);
+    // a surrogate in a stretch: lone-surrogate at its index in the whole text (spec 14.4, step 3)
+    if (parts.some((p) => typeof p === 'string' && firstSurrogate(p) >= 0)) {
+      throw new FormatError('lone-surrogate', firstSurrogate(text), 'a surrogate code point is not a Unicode scalar value');
+    }
+    for (const part of parts) {
       if (typeof part === 'number') ids.push(part);
       else for (const id of this.vocabulary.encode(part, options)) ids.push(id);
     }
