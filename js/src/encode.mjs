@@ -427,15 +427,17 @@ export function encode(text, { normalize = 'nfc', splitter = 'llama3', profile =
     const end = pieceEnd(t, start, n, digits);
     const len = end - start;
     if (j + len > buf.length) buf = grow(buf, j + len);
-    let special = 0, h = len;
+    let special = 0;
     for (let i = start, k = j; i < end; i++, k++) {
       const c = t.charCodeAt(i);
       buf[k] = c;
       special |= SPECIAL[c];
-      h = (Math.imul(h, 0x01000193) ^ c) | 0;
     }
     if ((special & mask) === 0 && (!repeats || len < 3 || !hasRepeat(buf, j, j + len))) j += len;
     else {
+      // hashed only here: most pieces encode to themselves and need no table
+      let h = len;
+      for (let k = j, e = j + len; k < e; k++) h = (Math.imul(h, 0x01000193) ^ buf[k]) | 0;
       h ^= h >>> 15;
       h = Math.imul(h, 0x2c1b3c6d);
       h ^= h >>> 12;

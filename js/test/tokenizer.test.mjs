@@ -106,6 +106,9 @@ test('the file: unknown header values and broken models are TokenizerFileErrors 
   badMerge.tokenizer.model.merges.push(['q', 'z']);
   assert.throws(() => Tokenizer.fromJSON(badMerge), (e) => e instanceof TokenizerFileError && /merges\[\d+\]$/.test(e.where));
   assert.throws(() => Tokenizer.fromStr('{"functok": 1'), TokenizerFileError);
+  const twice = JSON.stringify(smallFile()).replace('"hello":', '"hel\\u006co":1,"hello":');
+  assert.throws(() => Tokenizer.fromStr(twice), (e) => e instanceof TokenizerFileError && /"hello" twice/.test(e.problem));
+  assert.doesNotThrow(() => Tokenizer.fromStr(JSON.stringify(smallFile()).replace('"hello":', '"x\\\\":99999,"hello":')));
   assert.throws(() => Tokenizer.fromStr('[]'), (e) => e instanceof TokenizerFileError && e.where === '$');
   const text = JSON.stringify(smallFile());
   assert.equal(Tokenizer.fromStr(Tokenizer.fromStr(text).toStr()).toStr(), Tokenizer.fromStr(text).toStr());

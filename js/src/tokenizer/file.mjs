@@ -57,10 +57,48 @@ export class Checker {
   }
 }
 
-/** Parse JSON text, as a TokenizerFileError when it is not JSON. */
+/**
+ * Parse JSON text, as a TokenizerFileError when it is not JSON or an object has a key twice
+ * (spec 14.1: JSON.parse would keep the last, and a vocabulary would lose a token).
+ */
 export function parseJson(text, file) {
   if (typeof text !== 'string' || text.trim() === '') throw new TokenizerFileError(file, null, 'expected JSON, got an empty file');
-  try { return JSON.parse(text); } catch (e) { throw new TokenizerFileError(file, null, `not valid JSON: ${e.message}`); }
+  let value;
+  try { value = JSON.parse(text); } catch (e) { throw new TokenizerFileError(file, null, `not valid JSON: ${e.message}`); }
+  const twice = duplicateKey(text);
+  if (twice !== null) throw new TokenizerFileError(file, null, `a JSON object has the key ${shown(twice)} twice`);
+  return value;
+}
+
+/** The first key that an object of valid JSON `text` has twice, or null: one scan of its structure. */
+function duplicateKey(text) {
+  const stack = []; // a Set of keys per open object, null per open array
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) { // a string: find its end (a quote after an even run of backslashes)
+      let e = i;
+      for (;;) {
+        e = text.indexOf('"', e + 1);
+        let b = e - 1;
+        while (text.charCodeAt(b) === 0x5c) b--;
+        if ((e - 1 - b) % 2 === 0) break;
+      }
+      if (expectKey) {
+        const raw = text.slice(i + 1, e);
+        const key = raw.includes('\\') ? JSON.parse(text.slice(i, e + 1)) : raw;
+        const keys = stack[stack.length - 1];
+        if (keys.has(key)) return key;
+        keys.add(key);
+        expectKey = false;
+      }
+      i = e;
+    } else if (c === 0x7b) { stack.push(new Set()); expectKey = true; } // {
+    else if (c === 0x5b) { stack.push(null); expectKey = false; } // [
+    else if (c === 0x7d || c === 0x5d) { stack.pop(); expectKey = false; } // } ]
+    else if (c === 0x2c) expectKey = stack[stack.length - 1] != null; // , in an object: a key follows
+  }
+  return null;
 }
 
 function versionParts(v) {
