@@ -50,7 +50,12 @@ export interface EncodeOptions {
 export interface PretokensOptions extends EncodeOptions {
   /** Each instruction its own pre-token (default true, spec 9.1). Python: `split_operators`. */
   splitOperators?: boolean;
+  /** The pre-token rule (spec 9): 'none' (9.1), 'all' (9.2) or 'frequent' (context chains, 9.4); overrides splitOperators. */
+  fuse?: FuseMode | null;
 }
+
+export type FuseMode = 'none' | 'all' | 'frequent';
+export declare const FUSE_MODES: readonly FuseMode[];
 
 export interface DecodeOptions {
   /** 'strict' (default) throws a FormatError; 'replace' never fails (spec 8). */

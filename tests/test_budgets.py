@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("tokenizers")
 
 import functok  # noqa: E402
-from functok.commands import budgets  # noqa: E402
+from functok.commands import budgets, budgets_report  # noqa: E402
 from functok.commands.budgets import (BUDGET_VARIANTS, ceiling, ceiling_base, equal_compression, held_out_tokens,  # noqa: E402
                              parse_budgets, reference_budget, train_counts, truncate)
 
@@ -76,7 +76,8 @@ def test_truncate_cuts_at_the_first_merge_beyond():
 def test_same_tokenizer_as_functok_train(texts):
     """train_counts on the codec's pre-tokens is Tokenizer.train: same entries, same ids."""
     train = texts[0]
-    tok = functok.Tokenizer.train(iter(train), vocab_size=700, splitter="paper", show_progress=False)
+    tok = functok.Tokenizer.train(iter(train), vocab_size=700, splitter="paper", profile="paper", fuse="none",
+                                  show_progress=False)
     ours = train_counts(_counts(train, "paper_split"), 700)
     from functok.tokenizer.train import with_byte_tokens
 
@@ -219,16 +220,16 @@ def test_equal_budget_section(texts):
 
 def test_table_and_markdown(texts):
     section = budgets.equal_budget(*texts, splitter="paper", budgets=[300, 400, 600, 100_000])
-    lines = budgets.table_lines(section)
+    lines = budgets_report.table_lines(section)
     assert lines[0].split()[:3] == ["at", "equal", "budget"] and "100,000" in lines[0]
     base = section["variants"]["baseline"]
     assert base["held_out_tokens"][-1] is None and base["exhaustion"]["budget"] < 100_000
     assert f"{base['held_out_tokens'][0]:,}" in lines[1] and "ran out" in lines[1] and "600 (ref.)" in lines[1]
     assert any(line.lstrip().startswith("paper, split") for line in lines)
     assert any("ceiling" in line for line in lines)
-    md = "\n".join(budgets.markdown_lines(section, "chart.svg"))
+    md = "\n".join(budgets_report.markdown_lines(section, "chart.svg"))
     assert "| pre-tokens | 300 | 400 | 600 | 100,000 |" in md and "![held-out tokens" in md
-    chart = budgets.chart_lines(section)
+    chart = budgets_report.chart_lines(section)
     assert [label for label, _, _ in chart] == [r["label"] for r in section["variants"].values()]
     assert chart[0][2][-1] == (base["exhaustion"]["budget"], base["exhaustion"]["held_out_tokens"])
 
@@ -324,20 +325,17 @@ def test_budgets_none_and_bad_budgets(tmp_path, capsys):
     assert exit.value.code == 2 and "at least 257" in capsys.readouterr().err
 
 
-def test_profiles_are_passed_when_functok_has_them(monkeypatch):
-    """With format 1.1's PROFILES, the rows call pretokens(profile=...), "paper" included."""
+def test_each_row_passes_its_profile_and_fuse_rule(monkeypatch):
+    """Every codec row calls pretokens(profile=..., fuse=...) with its own pair."""
     seen = []
 
     def fake_pretokens(text, **options):
         seen.append(options)
         return [text]
 
-    monkeypatch.setattr(functok, "PROFILES", ("paper", "compact"), raising=False)
     monkeypatch.setattr(budgets, "codec_pretokens", fake_pretokens)
-    by = {v.key: v for v in BUDGET_VARIANTS}
-    for key in ("paper_split", "paper_fused", "compact_split", "compact_fused"):
-        by[key].pretokenize("paper")("Hello")
-    assert seen == [{"splitter": "paper", "split_operators": True, "profile": "paper"},
-                    {"splitter": "paper", "split_operators": False, "profile": "paper"},
-                    {"splitter": "paper", "split_operators": True, "profile": "compact"},
-                    {"splitter": "paper", "split_operators": False, "profile": "compact"}]
+    for variant in BUDGET_VARIANTS[1:]:
+        variant.pretokenize("paper")("Hello")
+    assert seen == [{"splitter": "paper", "fuse": v.fuse, "profile": v.profile} for v in BUDGET_VARIANTS[1:]]
+    assert [(v.profile, v.fuse) for v in BUDGET_VARIANTS[1:]] == [
+        ("paper", "none"), ("paper", "all"), ("compact", "none"), ("compact", "all"), ("compact", "frequent")]

@@ -35,7 +35,7 @@ def raw_tok() -> Tokenizer:
     need_tokenizers()
     train, _ = stdlib_texts()
     return Tokenizer.train(iter(train[:20]), vocab_size=1500, normalize=None,
-                           split_operators=False, show_progress=False)
+                           split_operators=False, profile="paper", show_progress=False)
 
 
 # --- the file -----------------------------------------------------------------------------
@@ -49,7 +49,7 @@ def test_save_and_load_give_the_same_ids(tok, tmp_path):
     assert data["functok"] == {
         "format_version": FORMAT_VERSION, "spec_version": functok.SPEC_VERSION,
         "splitter": "llama3", "normalize": "nfc", "split_operators": True, "profile": "paper",
-        "alphabet": "characters+byte-fallback"}
+        "fuse": "none", "alphabet": "characters+byte-fallback"}
     loaded = Tokenizer.from_file(path)
     text = "Hello, World! Ünïcødé  ####  abcabcabc\n"
     for options in SEGMENTATIONS:
@@ -234,7 +234,7 @@ def _spans(tok, text, **options):
 def accents() -> Tokenizer:
     need_tokenizers()
     return Tokenizer.train(iter(["Héllo wörld, élan café HÉLLO"] * 20), vocab_size=400,
-                           show_progress=False)
+                           profile="paper", fuse="none", show_progress=False)
 
 
 def test_instruction_tokens_point_at_what_they_change(accents):

@@ -31,7 +31,8 @@ CLAUSES: dict[str, str] = spec_anchors(SPEC_MD.read_text(encoding="utf-8"))
 
 DEFAULT_OPTIONS = {"normalize": "nfc", "splitter": "llama3", "split_operators": True,
                    "errors": "strict", "max_output": 2 ** 26,
-                   "profile": "paper", "fold": None, "case": None}  # fold, case: the profile's (6.6)
+                   "profile": "paper", "fold": None, "case": None,  # fold, case: the profile's (6.6)
+                   "fuse": None}  # fuse: the rule split_operators names (9)
 
 # The encoder options a decode vector keeps from its encode twin: they say which encoder emits
 # the stream (the `roundtrip` flag), and decode ignores them.

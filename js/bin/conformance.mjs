@@ -39,7 +39,7 @@ function run(v) {
     case 'decode':
       return functok.decode(v.input, { errors: o.errors, maxOutput: o.max_output });
     case 'pretokens':
-      return functok.pretokens(v.input, { ...encoderOptions(o), splitOperators: o.split_operators });
+      return functok.pretokens(v.input, { ...encoderOptions(o), splitOperators: o.split_operators, fuse: o.fuse });
     case 'split':
       return functok.split(v.input, { splitter: o.splitter });
     case 'pieces':

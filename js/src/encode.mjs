@@ -458,8 +458,18 @@ export function encode(text, { normalize = 'nfc', splitter = 'llama3', profile =
   return changed ? bufferString(buf, j) : t;
 }
 
+/** The pre-token rules of spec 9: split (9.1), whole pieces (9.2), context chains (9.4). */
+export const FUSE_MODES = Object.freeze(['none', 'all', 'frequent']);
+
+function fuseMode(fuse, splitOperators) {
+  if (fuse === undefined || fuse === null) return splitOperators ? 'none' : 'all';
+  if (!FUSE_MODES.includes(fuse)) throw new TypeError(`unknown fuse mode ${JSON.stringify(fuse)}: expected one of ${FUSE_MODES.join(', ')}`);
+  return fuse;
+}
+
 /** The pre-tokens BPE sees (spec 9); they concatenate to encode(text). */
-export function pretokens(text, { normalize = 'nfc', splitter = 'llama3', splitOperators = true, profile = DEFAULT_PROFILE, fold, case: caseOption, features } = {}) {
+export function pretokens(text, { normalize = 'nfc', splitter = 'llama3', splitOperators = true, fuse, profile = DEFAULT_PROFILE, fold, case: caseOption, features } = {}) {
+  const mode = fuseMode(fuse, splitOperators);
   checkNormalize(normalize);
   const cfg = configOf(features, profile, fold, caseOption);
   const digits = digitsOf(splitter);
@@ -473,7 +483,11 @@ export function pretokens(text, { normalize = 'nfc', splitter = 'llama3', splitO
     start = ends[k];
     let hit = cache.get(piece);
     if (hit === undefined) { hit = encodePieceString(piece, cfg); cache.set(piece, hit); }
-    if (!splitOperators || hit[1].length === 0) out.push(hit[0]);
+    if (mode === 'frequent') {
+      // 9.4: a piece with a group joins the chain before it (V8 joins strings as ropes)
+      if (out.length > 0 && hit[1].length > 0) out[out.length - 1] += hit[0];
+      else out.push(hit[0]);
+    } else if (mode === 'all' || hit[1].length === 0) out.push(hit[0]);
     else {
       const codes = instructionCodes(hit[1]);
       for (const c of codes) out.push(c);

@@ -16,13 +16,14 @@ imports the tokenizer (:mod:`functok.tokenizer`); it is re-exported here, after 
 
 from . import normalize as normalize
 from .decode import decode as decode
+from .pretokenize import FUSE_MODES as FUSE_MODES
 from .encode import PROFILES as PROFILES
 from .encode import Instruction as Instruction
 from .encode import Piece as Piece
 from .encode import Profile as Profile
 from .encode import encode as encode
 from .encode import pieces as pieces
-from .encode import pretokens as pretokens
+from .pretokenize import pretokens as pretokens
 from .errors import ERROR_KINDS as ERROR_KINDS
 from .errors import FormatError as FormatError
 from .split import SPLITTERS as SPLITTERS
@@ -45,6 +46,7 @@ __all__ = [
     "Encoding",
     "FormatError",
     "Instruction",
+    "FUSE_MODES",
     "PROFILES",
     "Piece",
     "Profile",

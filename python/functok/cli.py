@@ -20,7 +20,7 @@ from typing import Collection, Iterator, NamedTuple
 from . import SPEC_VERSION, __version__
 from .chunks import InputError, read_utf8, stream_chunks, text_chunks
 from .decode import DEFAULT_MAX_OUTPUT, decode
-from .encode import encode, pieces
+from .encode import DEFAULT_PROFILE, PROFILES, encode, pieces
 from .errors import FormatError
 from .grammar import SURROGATE_FIRST, SURROGATE_LAST, has_repeat
 
@@ -100,7 +100,7 @@ def _cmd_encode(args: argparse.Namespace) -> int:
     for name, blocks in _inputs(args):
         for offset, chunk in text_chunks(blocks):
             try:
-                _write(encode(chunk, normalize=args.normalize, splitter=args.splitter), args)
+                _write(encode(chunk, normalize=args.normalize, splitter=args.splitter, profile=args.profile), args)
             except FormatError as error:
                 raise FormatError(error.kind, error.offset + offset, f"{name}: {error.message}") from None
     return 0
@@ -175,13 +175,13 @@ def _show(text: str) -> str:
 
 def _cmd_inspect(args: argparse.Namespace) -> int:
     for name, blocks in _inputs(args, default_sample=True):
-        print(f"# {name}: splitter={args.splitter} normalize={args.normalize} "
+        print(f"# {name}: splitter={args.splitter} normalize={args.normalize} profile={args.profile} "
               f"(functok {__version__}, format {SPEC_VERSION})")
         print(f"{'offsets':>13}  {'piece':<22} {'instructions':<34} base")
         total_chars = total_stream = total_instr = 0
         exact = True
         for offset, chunk in text_chunks(blocks):
-            found = pieces(chunk, normalize=args.normalize, splitter=args.splitter)
+            found = pieces(chunk, normalize=args.normalize, splitter=args.splitter, profile=args.profile)
             for piece in found:
                 ins = " ".join(map(str, piece.instructions))
                 span = f"{piece.start + offset}-{piece.end + offset}"
@@ -211,6 +211,10 @@ def _add_codec_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--splitter", choices=("llama3", "paper"), default="llama3")
     parser.add_argument("--normalize", choices=("nfc", "none"), default="nfc",
                         type=lambda v: v.lower())
+    parser.add_argument("--profile", choices=tuple(PROFILES), default=DEFAULT_PROFILE,
+                        help=f"the encoder profile (spec 6.6; default: {DEFAULT_PROFILE}): paper is the "
+                             f"1.0 encoder, compact leaves repeats literal and writes runs of "
+                             f"capitals as UPPERCASE")
 
 
 def build_parser(load: Collection[str] | None = None) -> argparse.ArgumentParser:

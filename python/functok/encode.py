@@ -402,29 +402,19 @@ def encode(text: str, *, normalize: str | None = "nfc", splitter: str = "llama3"
     ``features`` (ablation studies only) switches off case, marks or folding (6.1: the "repeat" feature); the
     result still decodes exactly but is not the canonical stream.
     """
+    return "".join(encoded_pieces(text, normalize=normalize, splitter=splitter, profile=profile,
+                                  fold=fold, case=case, features=features))
+
+
+def encoded_pieces(text: str, *, split: bool = False, normalize: str | None = "nfc",
+                   splitter: str = "llama3", profile: str = DEFAULT_PROFILE, fold: str | None = None,
+                   case: str | None = None, features: Iterable[str] = FEATURES) -> list:
+    """Each piece of ``text`` encoded: its ``encoded`` form (a string), or with ``split`` its
+    instructions and base (a tuple, spec 9.1). Options as :func:`encode`."""
     config = _check_options(normalize, features, profile, fold, case)
-    text = _normalized(text, normalize)
-    cache = _cache(_stream_caches, encode_piece, config)
-    return "".join(map(cache.__getitem__, split_pattern(splitter).findall(text)))
-
-
-def pretokens(text: str, *, normalize: str | None = "nfc", splitter: str = "llama3",
-              split_operators: bool = True, profile: str = DEFAULT_PROFILE, fold: str | None = None,
-              case: str | None = None, features: Iterable[str] = FEATURES) -> list[str]:
-    """The pre-tokens that BPE sees (spec section 9); they concatenate to ``encode(text)``.
-
-    >>> pretokens("Hello")
-    ['\\ue100\\ue000', 'hello']
-    >>> pretokens("Hello", split_operators=False)
-    ['\\ue100\\ue000hello']
-    """
-    config = _check_options(normalize, features, profile, fold, case)
-    text = _normalized(text, normalize)
-    found = split_pattern(splitter).findall(text)
-    if not split_operators:
-        return list(map(_cache(_stream_caches, encode_piece, config).__getitem__, found))
-    cache = _cache(_pretoken_caches, piece_pretokens, config)
-    return list(chain.from_iterable(map(cache.__getitem__, found)))
+    caches, make = (_pretoken_caches, piece_pretokens) if split else (_stream_caches, encode_piece)
+    return list(map(_cache(caches, make, config).__getitem__,
+                    split_pattern(splitter).findall(_normalized(text, normalize))))
 
 
 def pieces(text: str, *, normalize: str | None = "nfc", splitter: str = "llama3",

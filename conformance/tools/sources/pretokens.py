@@ -1,4 +1,4 @@
-"""Pre-tokens for BPE, with split_operators true (default) and false."""
+"""Pre-tokens for BPE: split_operators true (default) and false, and the fuse rules (spec 9)."""
 
 AREA = "pretokens"
 TITLE = "Pre-tokens and split_operators"
@@ -56,3 +56,39 @@ def declare(v):
     p("pre-26", "capital at slot 256 gives no instruction", word + "B",
       [f'"{word}B"'], spec=SPEC + ["encode-marks-case"])
     p("pre-24", "newline run pre-tokens", "x\n\n\n", ['"x"', 'REPEAT(0,3)', '"\\n"'], spec=SPEC + ["encode-fold"])
+    declare_chains(v)
+
+
+SPEC_C = ["pretokens-chains", "pretokens-invariant"]
+CHAINS = {"fuse": "frequent"}
+
+
+def declare_chains(v):
+    """fuse="frequent" (spec 9.4, since 1.2.0): a piece with a group joins the pre-token before it."""
+    p = v.pretokens
+    p("pre-chain-01", "a piece with a group joins the one before it", "Hello World",
+      ['CAPITALIZE(0) "hello" CAPITALIZE(1) " world"'], options=CHAINS, spec=SPEC_C)
+    p("pre-chain-02", "a piece without a group starts a new chain", "see Hello, you",
+      ['"see" CAPITALIZE(1) " hello"', '","', '" you"'], options=CHAINS, spec=SPEC_C)
+    p("pre-chain-03", "plain text: one pre-token per piece", "plain text", ['"plain"', '" text"'],
+      options=CHAINS, spec=SPEC_C)
+    p("pre-chain-04", "empty input has no pre-tokens", "", [], options=CHAINS, spec=SPEC_C)
+    p("pre-chain-05", "the first piece starts a chain even with a group", "Hi there Bob",
+      ['CAPITALIZE(0) "hi"', '" there" CAPITALIZE(1) " bob"'], options=CHAINS, spec=SPEC_C)
+    p("pre-chain-06", "an escaped base is no group: it starts a chain", "x\ue000",
+      ['"x"', 'ESCAPE "\ue000"'], options=CHAINS, spec=SPEC_C + ["encode-escape"])
+    p("pre-chain-07", "a group before an escaped base joins", "x\ue000A",
+      ['"x" CAPITALIZE(1) ESCAPE "\ue000" "a"'], options=CHAINS, spec=SPEC_C + ["encode-escape"])
+    p("pre-chain-08", "compact: two UPPERCASE pieces form one chain", "HELLO WORLD",
+      ['UPPERCASE(0,5) "hello" UPPERCASE(0,6) " world"'], options={**CHAINS, "profile": "compact"},
+      spec=SPEC_C + ["encode-profiles"])
+    p("pre-chain-09", "a folded whitespace piece joins the newline before it", "x\n    y",
+      ['"x"', '"\\n" REPEAT(0,3) " "', '" y"'], options=CHAINS, spec=SPEC_C + ["encode-fold"])
+    p("pre-chain-10", "every piece in capitals: one chain", "A B C",
+      ['CAPITALIZE(0) "a" CAPITALIZE(1) " b" CAPITALIZE(1) " c"'], options=CHAINS, spec=SPEC_C)
+    p("pre-fuse-01", "fuse none is split_operators true", "Hello", ['CAPITALIZE(0)', '"hello"'],
+      options={"fuse": "none"}, spec=SPEC)
+    p("pre-fuse-02", "fuse all is split_operators false", "Hello", ['CAPITALIZE(0) "hello"'],
+      options={"fuse": "all"}, spec=SPEC_J)
+    p("pre-fuse-03", "fuse wins over split_operators", "Hello", ['CAPITALIZE(0)', '"hello"'],
+      options={"fuse": "none", "split_operators": False}, spec=SPEC)

@@ -7,9 +7,10 @@ budgets and counts the held-out tokens (issue 13, Build item 3):
 * the **tokenizer** is the kind :meth:`functok.Tokenizer.train` makes: character-level Hugging
   Face BPE with byte fallback, no special tokens, ``min_frequency=0``; a budget counts every
   entry, the 256 byte tokens included (the trainer gets ``budget - 256``);
-* the **variants** are one table, :data:`BUDGET_VARIANTS`: the baseline (NFC + splitter), the
-  paper's codec split and fused (``split_operators`` true and false), and, when the installed
-  functok has ``PROFILES`` with ``"compact"`` (format 1.1), that profile split and fused;
+* the **variants** are one table, :data:`BUDGET_VARIANTS`: the baseline (NFC + splitter), each
+  profile (``paper``, ``compact``) with ``fuse="none"`` (split) and ``"all"`` (fused), and
+  ``compact`` with ``"frequent"`` (context chains and fusion merges, spec 9.4; it reuses the
+  compact split row's training and adds the fusion merges at each budget);
 * **one training per variant**, at the largest budget, serves every budget: Hugging Face's
   ``BpeTrainer`` picks merges greedily, so the merges of a smaller budget are exactly a prefix of
   a larger run's (measured in ``research/equal-budget/q1_prefix.py``; ``tests/test_budgets.py``
@@ -36,7 +37,6 @@ from __future__ import annotations
 
 import json
 import math
-import textwrap
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -44,7 +44,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..encode import pieces as codec_pieces
-from ..encode import pretokens as codec_pretokens
+from ..tokenizer.fusion import ChainCounter, add_fusion_merges, truncate
+from ..pretokenize import pretokens as codec_pretokens
 from ..normalize import nfc
 from ..split import split
 
@@ -65,46 +66,37 @@ _CEILING_FEATURES = frozenset({"case", "marks"})
 class BudgetVariant:
     """One way of cutting text into pre-tokens for the equal-budget table.
 
-    ``profile`` None is the baseline (NFC + splitter, no codec); ``"paper"`` is the format 1.0
-    encoder (passed as ``profile="paper"`` when ``functok.PROFILES`` has it, else left out, so
-    that it runs on functok before and after 1.1); any other profile is passed as
-    ``functok.pretokens(..., profile=...)`` and the row is shown only when that profile is in
-    ``functok.PROFILES``. ``fuse`` is "none" (every instruction its own
-    pre-token: ``split_operators=True``) or "all" (group and base one pre-token:
-    ``split_operators=False``); a hybrid fusion mode is one more row here, with its own
-    ``pretokenizer`` when it needs the training counts.
+    ``profile`` None is the baseline (NFC + splitter, no codec); any other is the encoder
+    profile (``functok.PROFILES``). ``fuse`` is the pre-token rule of spec 9: "none" (every
+    instruction its own pre-token), "all" (group and base one pre-token) or "frequent" (context
+    chains, trained as "none" of the same profile plus fusion merges: the row reuses that
+    variant's training, so it comes after it in :data:`BUDGET_VARIANTS`).
     """
 
     key: str  # the name in report.json
     label: str  # the name in the tables
     profile: str | None
-    fuse: str | None = None  # "none" | "all"; None for the baseline
+    fuse: str | None = None  # "none" | "all" | "frequent"; None for the baseline
     colour: str = "#444444"  # its line in the chart
 
     @property
     def split_operators(self) -> bool | None:
-        return None if self.fuse is None else self.fuse == "none"
+        return None if self.fuse is None else self.fuse != "all"
 
     def available(self) -> bool:
-        return self.profile in (None, "paper") or _has_profile(self.profile)
+        return self.profile is None or _has_profile(self.profile)
 
     def pretokenize(self, splitter: str) -> Callable[[str], list[str]]:
         if self.profile is None:
             return lambda text: split(nfc(text), splitter=splitter)
-        split_operators = self.split_operators
-        if self.profile == "paper" and not _has_profile("paper"):  # format 1.0: no profile= yet
-            return lambda text: codec_pretokens(text, splitter=splitter, split_operators=split_operators)
-        profile = self.profile
-        return lambda text: codec_pretokens(text, splitter=splitter, split_operators=split_operators,
-                                            profile=profile)  # type: ignore[call-arg]  # format 1.1
+        profile, fuse = self.profile, self.fuse
+        return lambda text: codec_pretokens(text, splitter=splitter, fuse=fuse, profile=profile)
 
 
 def _has_profile(name: str) -> bool:
-    """Whether the installed functok has encoder profile ``name`` (format 1.1's
-    ``functok.PROFILES``; before 1.1 there are none)."""
     import functok
 
-    return name in (getattr(functok, "PROFILES", None) or ())
+    return name in functok.PROFILES
 
 
 BUDGET_VARIANTS = (
@@ -113,6 +105,7 @@ BUDGET_VARIANTS = (
     BudgetVariant("paper_fused", "paper, fused", "paper", "all", colour="#ff7f0e"),
     BudgetVariant("compact_split", "compact, split", "compact", "none", colour="#2ca02c"),
     BudgetVariant("compact_fused", "compact, fused", "compact", "all", colour="#9467bd"),
+    BudgetVariant("compact_frequent", "compact, frequent", "compact", "frequent", colour="#17becf"),
 )
 # The exhaustion table's variants whose pre-tokens are the same (compare counts them already).
 SAME_AS_EXHAUSTION = {"baseline": "baseline", "paper_split": "functionalizer", "paper_fused": "joined"}
@@ -155,19 +148,11 @@ def train_counts(counts: Counter, budget: int, *, progress: bool = False) -> dic
     """Train on pre-token counts as :meth:`functok.Tokenizer.train` does (byte fallback, no
     special tokens, min_frequency 0, the most frequent characters when the alphabet does not
     fit); the trainer's ``tokenizer.json`` as a dict, without the byte tokens."""
-    from tokenizers import Tokenizer as HFTokenizer
-    from tokenizers import models, trainers
-
-    from ..tokenizer.train import kept_alphabet, word_batches
+    from ..tokenizer.train import kept_alphabet
+    from ..tokenizer.train import train_counts as train_bpe_counts
 
     room = budget - BYTE_TOKENS
-    alphabet = kept_alphabet(counts, room)
-    trainer = trainers.BpeTrainer(
-        vocab_size=room, min_frequency=0, special_tokens=[], show_progress=progress,
-        **({} if alphabet is None else {"initial_alphabet": alphabet, "limit_alphabet": len(alphabet)}))
-    hf = HFTokenizer(models.BPE(byte_fallback=True))
-    hf.train_from_iterator(word_batches(counts), trainer)
-    return json.loads(hf.to_str())
+    return train_bpe_counts(counts, room, alphabet=kept_alphabet(counts, room), show_progress=progress)
 
 
 def merges_of(trained: dict) -> list[tuple[str, str]]:
@@ -177,23 +162,6 @@ def merges_of(trained: dict) -> list[tuple[str, str]]:
 def size(trained: dict) -> int:
     """The budget a trained tokenizer fills: its entries and the 256 byte tokens."""
     return len(trained["model"]["vocab"]) + BYTE_TOKENS
-
-
-def truncate(trained: dict, budget: int) -> dict | None:
-    """``trained`` cut to ``budget`` entries (the 256 byte tokens included): the entries with
-    id < budget - 256, and the merges before the first merge whose result lies beyond. None
-    when the training has fewer entries (its merges ran out before this budget)."""
-    n = budget - BYTE_TOKENS
-    vocab = trained["model"]["vocab"]
-    if len(vocab) < n:
-        return None
-    keep = []
-    for a, b in merges_of(trained):
-        if vocab[a + b] >= n:
-            break
-        keep.append([a, b])
-    model = dict(trained["model"], vocab={t: i for t, i in vocab.items() if i < n}, merges=keep)
-    return dict(trained, model=model)
 
 
 def held_out_tokens(trained: dict, held: Counter) -> int:
@@ -275,41 +243,66 @@ def reference_budget(budgets: Sequence[int], baseline_tokens: Sequence[int | Non
 
 
 def measure_variant(train: Counter, held: Counter, budgets: Sequence[int], *, progress: bool = False,
-                    keep_vocabularies: bool = False) -> dict[str, Any]:
-    """One variant at every budget: one training at the largest (and one per budget whose
-    alphabet does not fit), truncated to the others; held-out tokens per budget (None where the
-    merges ran out) and the tokenizer at exhaustion when they ran out before the largest."""
+                    keep_vocabularies: bool = False, big: dict | None = None,
+                    chains: Counter | None = None) -> dict[str, Any]:
+    """One variant at every budget: one training at the largest (``big`` when given; one more
+    per budget whose alphabet does not fit), truncated to the others; held-out tokens per budget
+    (None where the merges ran out) and the tokenizer at exhaustion when they ran out before the
+    largest. With ``chains`` (the training chains of spec 9.4) ``train`` holds the split
+    pre-tokens and each budget gets its fusion merges (:func:`add_fusion_merges`)."""
     budgets = sorted(budgets)
     alphabet = alphabet_size(train)
     largest = budgets[-1]
     started = time.monotonic()
-    big = train_counts(train, largest, progress=progress)
-    trainings = 1
+    trainings = 0
+    if big is None:
+        big, trainings = train_counts(train, largest, progress=progress), 1
     tokens: list[int | None] = []
     vocabularies: list[list[str] | None] = []
     for budget in budgets:
-        if budget == largest:
-            cut = truncate(big, budget)
-        elif alphabet > budget - BYTE_TOKENS:  # the kept alphabet differs: no prefix
-            cut = truncate(train_counts(train, budget, progress=progress), budget)
+        source = big
+        if budget != largest and alphabet > budget - BYTE_TOKENS:  # the kept alphabet differs: no prefix
+            source = train_counts(train, budget, progress=progress)
             trainings += 1
-        else:
-            cut = truncate(big, budget)
+        cut = _model_at(source, budget, train, chains)
         tokens.append(None if cut is None else held_out_tokens(cut, held))
         vocabularies.append(None if cut is None else list(cut["model"]["vocab"]))
     exhaustion = None
     if tokens[-1] is None:  # merges ran out: the whole training is one more point
-        exhaustion = {"budget": size(big), "held_out_tokens": held_out_tokens(big, held)}
+        whole = big if chains is None else add_fusion_merges(big, train, chains, largest)
+        exhaustion = {"budget": size(whole), "held_out_tokens": held_out_tokens(whole, held)}
     row: dict[str, Any] = {
         "alphabet": alphabet,
         "trainings": trainings,
         "held_out_tokens": tokens,
         "exhaustion": exhaustion,
         "seconds": round(time.monotonic() - started, 2),
+        "_big": big,
     }
     if keep_vocabularies:
         row["_vocabularies"] = vocabularies
     return row
+
+
+def _model_at(trained: dict, budget: int, train: Counter, chains: Counter | None) -> dict | None:
+    """The variant's model at ``budget`` from a training at that budget or more; None when the
+    merges ran out before it."""
+    if chains is None:
+        return truncate(trained, budget)
+    fused = add_fusion_merges(trained, train, chains, budget)
+    return fused if size(fused) >= budget else None
+
+
+def _count(variant: BudgetVariant, splitter: str, texts: Sequence[str],
+           chains: ChainCounter | None = None) -> Counter:
+    pretokenize = variant.pretokenize(splitter)
+    counts: Counter = Counter()
+    for text in texts:
+        found = pretokenize(text)
+        counts.update(found)
+        if chains is not None:
+            chains.update(found)
+    return counts
 
 
 def equal_budget(train_texts: Sequence[str], held_texts: Sequence[str], *, splitter: str, budgets: Sequence[int],
@@ -322,19 +315,30 @@ def equal_budget(train_texts: Sequence[str], held_texts: Sequence[str], *, split
     counted = dict(counted or {})
     variants: dict[str, Any] = {}
     ceilings: list[dict | None] = []
-    for variant in available_variants():
+    available = available_variants()
+    fused_profiles = {v.profile for v in available if v.fuse == "frequent"}
+    splits: dict[str, tuple[Counter, dict, Counter]] = {}  # profile -> split counts, training, chains
+    for variant in available:
         started = time.monotonic()
-        if variant.key in counted:
+        extra: dict[str, Any] = {}
+        if variant.fuse == "frequent":
+            train, big, chains = splits[variant.profile]
+            held = _count(variant, splitter, held_texts)
+            extra = {"big": big, "chains": chains}
+        elif variant.key in counted and not (variant.fuse == "none" and variant.profile in fused_profiles):
             train, held = counted[variant.key]
         else:
-            pretokenize = variant.pretokenize(splitter)
-            train, held = Counter(), Counter()
-            for text in train_texts:
-                train.update(pretokenize(text))
-            for text in held_texts:
-                held.update(pretokenize(text))
+            chain_counter = ChainCounter() if variant.fuse == "none" and variant.profile in fused_profiles else None
+            train = _count(variant, splitter, train_texts, chain_counter)
+            held = _count(variant, splitter, held_texts)
+            if chain_counter is not None:
+                splits[variant.profile] = (train, {}, chain_counter.chains)
         counting = time.monotonic() - started
-        row = measure_variant(train, held, budgets, progress=progress, keep_vocabularies=variant.key == "baseline")
+        row = measure_variant(train, held, budgets, progress=progress, keep_vocabularies=variant.key == "baseline",
+                              **extra)
+        big = row.pop("_big")
+        if variant.profile in splits and variant.fuse == "none":
+            splits[variant.profile] = (train, big, splits[variant.profile][2])
         if variant.key == "baseline":
             ceilings = [None if v is None else ceiling(v, b) for b, v in zip(budgets, row.pop("_vocabularies"))]
         row = {"label": variant.label, "profile": variant.profile, "fuse": variant.fuse,
@@ -373,6 +377,9 @@ PROTOCOL = {
     "truncation": "one training per variant at the largest budget, cut to each smaller one by the "
                   "result token's id (entries with id < budget - 256, merges before the first whose "
                   "result lies beyond); a budget whose alphabet does not fit is trained on its own",
+    "fusion": "fuse=frequent rows: the split row's training of the same profile, cut to budget - K, "
+              "plus K fusion merges chosen on the training chains (functok.tokenizer.fusion, the K "
+              "rule); held-out pre-tokens are chains (spec 9.4)",
     "held_out_tokens": "greedy BPE ids of the held-out pre-tokens (the same held-out documents as "
                        "the exhaustion table)",
     "equal_compression": "the budget at which the variant's held-out tokens reach the baseline's at "
@@ -381,119 +388,3 @@ PROTOCOL = {
     "ceiling": "baseline entries with case or one of the 13 marks whose functok base (features "
                "case, marks) is also an entry, per budget (variant_ceiling.py's definition)",
 }
-
-
-# --- The table, report.md and the chart's lines ---------------------------------------------
-
-
-def signed_pct(value: float | None, digits: int = 2) -> str:
-    return "—" if value is None else f"{value:+.{digits}f}%".replace("-", "−")
-
-
-def equal_compression_text(ec: dict[str, Any]) -> str:
-    """"+14.3%", "≤ −75.0%" (already there at the smallest budget) or "not reached"."""
-    if ec["reached"] == "not reached":
-        return "not reached"
-    text = signed_pct(ec["delta_pct"], 1)
-    return "≤ " + text if ec["reached"] == "at most" else text
-
-
-def _cells(section: dict, key: str) -> list[str]:
-    row = section["variants"][key]
-    if key == "baseline":
-        return ["ran out" if n is None else f"{n:,}" for n in row["held_out_tokens"]]
-    return ["ran out" if n is None else ("—" if d is None else signed_pct(d))
-            for n, d in zip(row["held_out_tokens"], row["delta_tokens_pct"])]
-
-
-def _ceiling_cells(section: dict) -> list[str]:
-    return ["ran out" if c is None else f"{c['ceiling_pct']:.2f}%" for c in section["ceiling"]]
-
-
-def _budget_name(budget: int) -> str:
-    return f"{budget:,}"
-
-
-def _notes(section: dict) -> list[str]:
-    ref = section["reference_budget"]
-    out = []
-    if ref is None:
-        out.append("the baseline's merges ran out before every budget: no equal-compression figure")
-    else:
-        out.append(f"vocab at equal compression: the budget at which a variant's held-out tokens fall to the "
-                   f"baseline's {section['reference_tokens']:,} at {ref:,} (interpolated in log budget), as Δ "
-                   f"against {ref:,}")
-    if any(r["equal_compression"]["reached"] == "at most" for r in section["variants"].values()):
-        out.append(f"≤: the variant is at or below that count already at {section['budgets'][0]:,}, the smallest "
-                   f"budget, so its figure is a bound")
-    ran_out = [f"{r['label']} at {r['exhaustion']['budget']:,}" for r in section["variants"].values()
-               if r["exhaustion"]]
-    if ran_out:
-        out.append("ran out: merges ran out before that budget (the corpus is too small); exhaustion: "
-                   + ", ".join(ran_out))
-    return out
-
-
-def table_lines(section: dict) -> list[str]:
-    """The terminal table of one corpus: held-out tokens of the baseline, Δ% of every variant,
-    the vocabulary at equal compression, and the baseline's redundancy ceiling, per budget."""
-    budgets = section["budgets"]
-    width = max(9, *(len(_budget_name(b)) + 1 for b in budgets))
-    head = f"  {'at equal budget':<26}" + "".join(f"{_budget_name(b):>{width}}" for b in budgets)
-    lines = [head + f"{'equal compr.':>15}"]
-    for key, row in section["variants"].items():
-        if key == "baseline":
-            last = "—" if section["reference_budget"] is None else f"{section['reference_budget']:,} (ref.)"
-        else:
-            last = equal_compression_text(row["equal_compression"])
-        lines.append(f"  {row['label']:<26}" + "".join(f"{c:>{width}}" for c in _cells(section, key))
-                     + f"{last:>15}")
-    lines.append(f"  {'ceiling (baseline vocab.)':<26}" + "".join(f"{c:>{width}}" for c in _ceiling_cells(section)))
-    notes = ["baseline: held-out tokens; the others: Δ against it at the same budget"] + _notes(section)
-    for note in notes:
-        lines += textwrap.wrap(f"({note})", width=len(lines[0]), initial_indent="  ", subsequent_indent="   ")
-    return lines
-
-
-def markdown_lines(section: dict, chart: str | None = None) -> list[str]:
-    """report.md's section of one corpus: the table, the ceiling's parts, the chart."""
-    budgets = section["budgets"]
-    ref = section["reference_budget"]
-    header = ["pre-tokens", *map(_budget_name, budgets),
-              f"vocabulary at equal compression (vs baseline at {ref:,})" if ref else "vocabulary at equal compression"]
-    rows = []
-    for key, row in section["variants"].items():
-        last = "reference" if key == "baseline" else equal_compression_text(row["equal_compression"])
-        ec = row["equal_compression"]
-        if key != "baseline" and ec["budget"] is not None:
-            last += f" ({'≤ ' if ec['reached'] == 'at most' else ''}{ec['budget']:,.0f})"
-        rows.append([row["label"], *_cells(section, key), last])
-    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    out += ["| " + " | ".join(r) + " |" for r in rows]
-    out += [""] + [f"- {note[0].upper()}{note[1:]}." for note in _notes(section)]
-    out += ["", "Redundancy ceiling of the baseline vocabulary (`variant_ceiling.py`'s definition: trained "
-                "entries with case or one of the 13 marks whose functok base is also an entry):", ""]
-    header = ["budget", "trained entries", "with case or marks", "with their base as an entry",
-              "ceiling (of the budget)", "(of trained entries)"]
-    rows = [[_budget_name(b), "ran out", "", "", "", ""] if c is None else
-            [_budget_name(b), f"{c['trained_entries']:,}", f"{c['variant_entries']:,}", f"{c['with_base']:,}",
-             f"{c['ceiling_pct']:.2f}%", f"{c['ceiling_of_trained_pct']:.2f}%"]
-            for b, c in zip(budgets, section["ceiling"])]
-    out += ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    out += ["| " + " | ".join(r) + " |" for r in rows]
-    if chart:
-        out += ["", f"![held-out tokens against vocabulary size]({chart})"]
-    return out
-
-
-def chart_lines(section: dict) -> list[tuple[str, str, list[tuple[int, int]]]]:
-    """(label, colour, [(budget, held-out tokens)]) per variant: its trained points, the
-    tokenizer at exhaustion included."""
-    colours = {v.key: v.colour for v in BUDGET_VARIANTS}
-    out = []
-    for key, row in section["variants"].items():
-        pts = [(b, n) for b, n in zip(section["budgets"], row["held_out_tokens"]) if n is not None]
-        if row["exhaustion"]:
-            pts.append((row["exhaustion"]["budget"], row["exhaustion"]["held_out_tokens"]))
-        out.append((row["label"], colours.get(key, "#444444"), sorted(pts)))
-    return out

@@ -16,7 +16,7 @@ from html import escape
 from pathlib import Path
 
 from ..chunks import InputError
-from . import budgets as equal_budgets
+from . import budgets_report as equal_budgets
 
 __all__ = ["PAPER_TABLE2", "budget_chart_name", "check_output", "format_table", "line_panel", "markdown",
            "svg_budgets", "svg_growth", "write_all"]

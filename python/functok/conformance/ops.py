@@ -25,7 +25,7 @@ from ..decode import decode as _decode
 from ..encode import Piece
 from ..encode import encode as _encode
 from ..encode import pieces as _pieces
-from ..encode import pretokens as _pretokens
+from ..pretokenize import pretokens as _pretokens
 from ..split import split as _split
 
 __all__ = ["OPS", "codec_options", "decode", "encode", "piece_to_json", "pieces", "pretokens",
@@ -84,7 +84,8 @@ def pieces(text: str, options: Mapping) -> list[dict[str, Any]]:
 
 def pretokens(text: str, options: Mapping) -> list[str]:
     """The ``pretokens`` op (spec 9): the pieces' encodings, cut for the tokenizer."""
-    return _pretokens(text, **codec_options(options), split_operators=options.get("split_operators", True))
+    return _pretokens(text, **codec_options(options), split_operators=options.get("split_operators", True),
+                      fuse=options.get("fuse"))
 
 
 def split(text: str, options: Mapping) -> list[str]:

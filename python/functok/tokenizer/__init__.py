@@ -20,10 +20,14 @@ and merges in the trainer's order.
 >>> enc = tok.encode("Hello, wörld")
 >>> tok.decode(enc.ids)
 'Hello, wörld'
->>> enc.tokens[:3]  # CAPITALIZE(0), the base, and an unseen comma as its byte
-['\\ue100\\ue000', 'hello', '<0x2C>']
->>> [("Hello, wörld"[a:b]) for a, b in enc.offsets[:3]]
-['H', 'Hello', ',']
+>>> enc.tokens[:2]  # CAPITALIZE(0) fused with its base, and an unseen comma as its byte
+['\\ue100\\ue000hello', '<0x2C>']
+>>> [("Hello, wörld"[a:b]) for a, b in enc.offsets[:2]]
+['Hello', ',']
+
+The default ``fuse="frequent"`` learned ``CAPITALIZE(0)`` + ``hello`` as one token and keeps
+``hello`` as the shared base of every other form; ``fuse="none"`` would give the three tokens
+``CAPITALIZE(0)``, ``hello``, ``<0x2C>``.
 
 The modules, in the order of the encode path and back (spec sections in brackets):
 :mod:`.model` (:class:`Tokenizer`, the encode path step by step), :mod:`.pretokens` (the
@@ -32,7 +36,8 @@ a pre-token, one cache; 10), :mod:`.bpe` (greedy BPE), :mod:`.segment` (optimal 
 10), :mod:`.offsets` (:class:`Encoding`), :mod:`.decoding` (ids -> stream -> text; 7, 8.2),
 :mod:`.stream` (:class:`DecodeStream`), :mod:`.file` (the tokenizer file; 11),
 :mod:`.model_files` (``tokenizer.json`` models, tiktoken rank files), :mod:`.reading` (reading
-files, JSON paths), :mod:`.errors`, :mod:`.train` (``Tokenizer.train``), :mod:`.external`
+files, JSON paths), :mod:`.errors`, :mod:`.train` (``Tokenizer.train``), :mod:`.fusion` (the fusion
+merges of ``fuse="frequent"``; 9.4), :mod:`.external`
 (external vocabularies; 10.1) and :mod:`.tsr` (token saving rate; 10.4).
 """
 

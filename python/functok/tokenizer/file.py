@@ -1,7 +1,8 @@
 """The functok tokenizer file (spec 11.2): ``{"functok": header, "tokenizer": tokenizer.json}``.
 
 The header says how the codec makes the pre-tokens (``splitter``, ``normalize``,
-``split_operators``, and since spec 1.1.0 ``profile``: absent means ``"paper"``) and which
+``split_operators``, since spec 1.1.0 ``profile`` (absent means ``"paper"``), and since 1.2.0
+``fuse`` (absent means what ``split_operators`` says)) and which
 versions wrote it (``format_version`` of this file, ``spec_version`` of the format); the ``tokenizer`` part is a Hugging Face BPE ``tokenizer.json``
 with byte fallback and all 256 byte tokens. A file this functok cannot read is refused with a
 :class:`TokenizerFileError` that names the file and the JSON path, saying why.
@@ -21,15 +22,16 @@ import json
 from typing import Any
 
 from ..encode import DEFAULT_PROFILE, PROFILES
+from ..pretokenize import FUSE_MODES, fuse_mode
 from ..split import SPLITTERS
 from ..versions import covers
-from .bpe import BYTE_TOKENS
+from .bpe import BYTE_TOKENS, byte_fallback_token, merge_pair
 from .errors import TokenizerFileError
 from .model_files import BPEModel, check_bpe
 from .reading import Checker, describe, field
 
 __all__ = ["ALPHABET", "FORMAT_VERSION", "check_functok_model", "check_header", "file_parts", "file_text",
-           "spec_version"]
+           "fuse_of", "spec_version", "with_byte_tokens"]
 
 FORMAT_VERSION = 1  # of the tokenizer file; the loader refuses any other
 ALPHABET = "characters+byte-fallback"
@@ -64,12 +66,28 @@ def check_header(header: Any, file: str = "<dict>") -> dict:
     _check_spec_version(c, header.get("spec_version"), field(at, "spec_version"))
     c.get(header, at, "splitter", f"one of {SPLITTERS} (unknown splitter)", lambda v: v in SPLITTERS)
     c.get(header, at, "normalize", '"nfc" or null (unknown normalization)', lambda v: v in ("nfc", None))
-    c.get(header, at, "split_operators", "true or false", lambda v: isinstance(v, bool))
+    split = c.get(header, at, "split_operators", "true or false", lambda v: isinstance(v, bool))
+    _check_fuse(c, header, at, split)
     # Spec 11.2: a file without a profile (every 1.0 file) is "paper"; an unknown one is refused.
     c.get(header, at, "profile", f"one of {tuple(PROFILES)} (unknown profile)",
           lambda v: isinstance(v, str) and v in PROFILES, default=DEFAULT_PROFILE)
     c.get(header, at, "alphabet", f"{ALPHABET!r} (unknown alphabet)", lambda v: v == ALPHABET, default=ALPHABET)
     return header
+
+
+def _check_fuse(c: Checker, header: dict, at: str, split_operators: bool) -> None:
+    """Spec 11.3: ``fuse`` (since 1.2.0) names the pre-token rule; a file without it (every
+    older file) has the rule its ``split_operators`` names, and a file with both must agree."""
+    fuse = c.get(header, at, "fuse", f"one of {FUSE_MODES} (unknown fuse mode)",
+                 lambda v: isinstance(v, str) and v in FUSE_MODES, default=None)
+    if fuse is not None and (fuse != "all") != split_operators:
+        c.fail(field(at, "fuse"), f"fuse {fuse!r} contradicts split_operators {json.dumps(split_operators)}: "
+                                  f"expected split_operators false for \"all\" and true otherwise")
+
+
+def fuse_of(header: dict) -> str:
+    """The pre-token rule a checked header records (spec 9, 11.3)."""
+    return header.get("fuse") or fuse_mode(None, header["split_operators"])
 
 
 def _check_spec_version(c: Checker, theirs: Any, where: str) -> None:
@@ -113,3 +131,36 @@ def file_parts(data: Any, source: str) -> tuple[dict, Any]:
 def file_text(header: dict, hf_json: dict, *, indent: int | None = None) -> str:
     """The tokenizer file's text."""
     return json.dumps({"functok": header, "tokenizer": hf_json}, ensure_ascii=False, indent=indent)
+
+
+def with_byte_tokens(trained: dict, special_tokens: list[str]) -> dict:
+    """A trained ``tokenizer.json`` (a dict) as a functok tokenizer stores it: byte fallback on,
+    the 256 byte-fallback tokens after the special tokens, no pipeline of its own."""
+    model = trained["model"]
+    ordered = sorted(model["vocab"].items(), key=lambda kv: kv[1])
+    specials = [t for t, _ in ordered if t in special_tokens]
+    rest = [t for t, _ in ordered if t not in special_tokens]
+    byte_tokens = [byte_fallback_token(b) for b in range(256)]
+    clash = set(byte_tokens) & set(rest)
+    if clash:
+        raise ValueError(f"trained tokens collide with byte-fallback tokens: {sorted(clash)[:5]}")
+    vocab = {t: i for i, t in enumerate(specials + byte_tokens + rest)}
+    added = [dict(a, id=vocab[a["content"]]) for a in trained.get("added_tokens") or ()]
+    return {
+        "version": "1.0",
+        "truncation": None,
+        "padding": None,
+        "added_tokens": added,
+        "normalizer": None,
+        "pre_tokenizer": None,  # the functok codec makes the pre-tokens
+        "post_processor": None,
+        "decoder": None,
+        "model": dict(
+            model,
+            byte_fallback=True,
+            unk_token=None,
+            ignore_merges=False,
+            vocab=vocab,
+            merges=[list(merge_pair(m)) for m in model["merges"]],
+        ),
+    }

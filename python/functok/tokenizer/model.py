@@ -26,7 +26,8 @@ from typing import Any
 from ..decode import DEFAULT_MAX_OUTPUT
 from . import train as training
 from .decoding import TokenTable, decode_ids
-from .file import ALPHABET, FORMAT_VERSION, check_functok_model, check_header, file_parts, file_text
+from ..pretokenize import fuse_mode
+from .file import ALPHABET, FORMAT_VERSION, check_functok_model, check_header, file_parts, file_text, fuse_of
 from .file import spec_version as implemented_spec_version
 from .model_files import build_bpe
 from .offsets import Encoding
@@ -55,12 +56,16 @@ class Tokenizer:
         normalize: str | None = "nfc",
         split_operators: bool = True,
         profile: str = "paper",
+        fuse: str | None = None,
         spec_version: str | None = None,
         source: str = "<dict>",
     ) -> None:
         """``source`` names the tokenizer's origin (its file) in a :class:`TokenizerFileError`.
-        ``profile`` is the encoder profile of the pre-tokens (:data:`functok.PROFILES`, spec 6.6),
-        recorded in the file (spec 11.2)."""
+        ``profile`` is the encoder profile of the pre-tokens (:data:`functok.PROFILES`, spec 6.6)
+        and ``fuse`` their rule (:data:`functok.FUSE_MODES`, spec 9; without it
+        ``split_operators`` picks ``"none"`` or ``"all"``), both recorded in the file (spec 11.3)."""
+        fuse = fuse_mode(fuse, split_operators)
+        split_operators = fuse != "all"
         self.header = check_header(
             {
                 "format_version": FORMAT_VERSION,
@@ -69,13 +74,15 @@ class Tokenizer:
                 "normalize": normalize,
                 "split_operators": bool(split_operators),
                 "profile": profile,
+                "fuse": fuse,
                 "alphabet": ALPHABET,
             },
             source,
         )
         self.splitter = splitter
         self.normalize = normalize
-        self.split_operators = bool(split_operators)
+        self.split_operators = split_operators
+        self.fuse = fuse
         self.profile = profile
         self.hf_json = hf_tokenizer
         checked = check_functok_model(hf_tokenizer, source)
@@ -86,7 +93,7 @@ class Tokenizer:
         self.special = SpecialTokens(self.special_tokens)
         self.token_table = TokenTable(self._vocab, self._id_to_token, self.special_tokens)
         self.pre_tokenizer = CodecPreTokenizer(normalize=normalize, splitter=splitter,
-                                               split_operators=self.split_operators, profile=profile)
+                                               fuse=fuse, profile=profile)
         self.vocabulary = Vocabulary(
             name="functok",
             tokens=self._vocab,
@@ -106,8 +113,9 @@ class Tokenizer:
         vocab_size: int,
         splitter: str = "llama3",
         normalize: str | None = "nfc",
-        split_operators: bool = True,
-        profile: str = "paper",
+        split_operators: bool | None = None,
+        profile: str = training.DEFAULT_PROFILE,
+        fuse: str | None = None,
         min_frequency: int = 0,
         special_tokens: Sequence[str] = (),
         limit_alphabet: int | None = None,
@@ -124,20 +132,28 @@ class Tokenizer:
         rarest are written with byte-fallback tokens (still lossless). ``limit_alphabet`` keeps
         at most that many characters, leaving the rest of the room to merges. The floor is
         257 plus the special tokens (256 byte tokens and one trained token); below it the
-        call raises ``ValueError``. ``profile`` is the encoder profile of the pre-tokens
-        (:data:`functok.PROFILES`; ``"paper"`` for now, the 1.0 encoder), recorded in the file.
-        Needs ``pip install 'functok[train]'``.
+        call raises ``ValueError``.
+
+        ``profile`` is the encoder profile of the pre-tokens (:data:`functok.PROFILES`) and
+        ``fuse`` how a piece's group meets its base (:data:`functok.FUSE_MODES`, spec 9):
+        ``"none"`` shares every base, ``"all"`` learns each cased or marked piece on its own,
+        ``"frequent"`` shares every base and spends part of the budget on merges that join the
+        frequent groups to their base or to the text before them (``training.fusion``). The
+        defaults, ``"compact"`` and ``"frequent"``, are the best measured at equal budget
+        (docs/concepts.md, "Choosing a profile and a fuse mode"). ``split_operators`` is the 1.0
+        spelling of ``fuse`` (True: ``"none"``, False: ``"all"``). Needs ``pip install 'functok[train]'``.
         """
+        fuse = training.DEFAULT_FUSE if fuse is None and split_operators is None else fuse_mode(
+            fuse, True if split_operators is None else split_operators)
         check_header({"format_version": FORMAT_VERSION, "spec_version": implemented_spec_version(),
-                      "splitter": splitter, "normalize": normalize,
-                      "split_operators": bool(split_operators), "profile": profile}, "<train>")
+                      "splitter": splitter, "normalize": normalize, "split_operators": fuse != "all",
+                      "profile": profile, "fuse": fuse}, "<train>")
         trained = training.train_bpe(
             files_or_iterator, vocab_size=vocab_size, splitter=splitter, normalize=normalize,
-            split_operators=split_operators, profile=profile, min_frequency=min_frequency,
+            fuse=fuse, profile=profile, min_frequency=min_frequency,
             special_tokens=special_tokens, limit_alphabet=limit_alphabet, show_progress=show_progress,
         )
-        return cls(trained, splitter=splitter, normalize=normalize, split_operators=split_operators,
-                   profile=profile)
+        return cls(trained, splitter=splitter, normalize=normalize, fuse=fuse, profile=profile)
 
     # -- the file ------------------------------------------------------------------------
 
@@ -166,7 +182,7 @@ class Tokenizer:
             hf,
             splitter=header["splitter"],
             normalize=header["normalize"],
-            split_operators=header["split_operators"],
+            fuse=fuse_of(header),
             profile=header.get("profile", "paper"),
             spec_version=header["spec_version"],
             source=source,
@@ -178,8 +194,7 @@ class Tokenizer:
     def __repr__(self) -> str:
         h = self.header
         return (f"Tokenizer(vocab_size={self.vocab_size}, splitter={h['splitter']!r}, "
-                f"normalize={h['normalize']!r}, split_operators={h['split_operators']}, "
-                f"profile={h['profile']!r})")
+                f"normalize={h['normalize']!r}, profile={h['profile']!r}, fuse={h['fuse']!r})")
 
     # -- vocabulary ----------------------------------------------------------------------
 

@@ -17,7 +17,8 @@ import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from ..encode import pieces as codec_pieces
-from ..encode import pretokens as codec_pretokens
+from ..pretokenize import fuse_mode
+from ..pretokenize import pretokens as codec_pretokens
 from ..opcodes import ESCAPE_CHAR
 
 __all__ = ["CodecPreTokenizer", "SpecialTokens"]
@@ -75,34 +76,58 @@ class CodecPreTokenizer:
     """The codec's pre-tokens of text (:func:`functok.pretokens` with these settings): call it
     with a text for its pre-tokens, or use :meth:`spans` for where each comes from."""
 
-    def __init__(self, *, normalize: str | None, splitter: str, split_operators: bool,
-                 profile: str = "paper") -> None:
+    def __init__(self, *, normalize: str | None, splitter: str, split_operators: bool = True,
+                 profile: str = "paper", fuse: str | None = None) -> None:
         self.normalize = normalize
         self.splitter = splitter
-        self.split_operators = split_operators
+        self.fuse = fuse_mode(fuse, split_operators)
+        self.split_operators = self.fuse != "all"  # what 1.0 files record (spec 11.3)
         self.profile = profile
 
     def __call__(self, text: str) -> list[str]:
         return codec_pretokens(text, normalize=self.normalize, splitter=self.splitter,
-                               split_operators=self.split_operators, profile=self.profile)
+                               fuse=self.fuse, profile=self.profile)
 
     def spans(self, text: str, base: int = 0) -> Iterator[tuple[str, Span, list[Span]]]:
         """Each pre-token of ``text``, its span in the original text (shifted by ``base``), and
         the span of each of its code points (an instruction's code points span the characters
-        it changes)."""
+        it changes). A pre-token's span covers every code point's span (an instruction's slot
+        may start after its base's leading space)."""
+        for pretoken, char_spans in self._pretoken_spans(text, base):
+            span = (min(a for a, _ in char_spans), max(b for _, b in char_spans))
+            yield pretoken, span, char_spans
+
+    def _pretoken_spans(self, text: str, base: int) -> Iterator[tuple[str, list[Span]]]:
+        """Each pre-token with the spans of its code points, by the rule of spec 9."""
+        chain: list[str] = []
+        chain_spans: list[Span] = []
+        for parts, spans in self._piece_spans(text, base):
+            if self.fuse == "none":
+                at = 0
+                for p in parts:
+                    yield p, spans[at : at + len(p)]
+                    at += len(p)
+            elif self.fuse == "all":
+                yield "".join(parts), spans
+            else:  # "frequent": a piece with a group joins the chain before it
+                if chain and len(parts) == 1:  # no group: the piece starts a new chain
+                    yield "".join(chain), chain_spans
+                    chain, chain_spans = [], []
+                chain.extend(parts)
+                chain_spans.extend(spans)
+        if chain:
+            yield "".join(chain), chain_spans
+
+    def _piece_spans(self, text: str, base: int) -> Iterator[tuple[list[str], list[Span]]]:
+        """Each piece's pre-tokens under ``fuse="none"`` (its instructions, then its base) with
+        the spans of their code points."""
         to_start, to_end = self._original_positions(text)
         position = 0
         for piece in codec_pieces(text, normalize=self.normalize, splitter=self.splitter,
                                   profile=self.profile):
             cuts = [position + c for c in piece.slot_starts] + [position + len(piece.text)]
             slot_spans = [(base + to_start[a], base + to_end[b]) for a, b in zip(cuts, cuts[1:])]
-            parts, spans = _code_point_spans(piece, slot_spans)
-            pretokens = parts if self.split_operators else ["".join(parts)]
-            at = 0
-            for p in pretokens:
-                char_spans = spans[at : at + len(p)]
-                at += len(p)
-                yield p, (char_spans[0][0], char_spans[-1][1]), char_spans
+            yield _code_point_spans(piece, slot_spans)
             position += len(piece.text)
 
     def _original_positions(self, text: str) -> tuple[Sequence[int], Sequence[int]]:

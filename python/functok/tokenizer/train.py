@@ -16,13 +16,21 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import repeat
 from pathlib import Path
 
-from ..encode import pretokens as codec_pretokens
-from .bpe import BYTE_TOKENS, byte_fallback_token, merge_pair
+from ..pretokenize import pretokens as codec_pretokens
+from .bpe import BYTE_TOKENS
+from .file import with_byte_tokens
+from .fusion import ChainCounter, add_fusion_merges
 
-__all__ = ["Corpus", "train_bpe", "with_byte_tokens"]
+__all__ = ["Corpus", "DEFAULT_FUSE", "DEFAULT_PROFILE", "train_bpe", "train_counts", "with_byte_tokens"]
 
 Corpus = str | os.PathLike | Sequence[str | os.PathLike] | Iterable[str]
 """A path, a list/tuple of paths (read as UTF-8), or any other iterable of texts."""
+
+
+DEFAULT_PROFILE = "compact"
+DEFAULT_FUSE = "frequent"
+"""``Tokenizer.train``'s defaults: the pair with the fewest held-out tokens at equal budget in
+``functok compare``'s equal-budget table (docs/concepts.md). Files record theirs."""
 
 
 def train_bpe(
@@ -31,7 +39,7 @@ def train_bpe(
     vocab_size: int,
     splitter: str,
     normalize: str | None,
-    split_operators: bool,
+    fuse: str,
     profile: str = "paper",
     min_frequency: int = 0,
     special_tokens: Sequence[str] = (),
@@ -39,20 +47,36 @@ def train_bpe(
     show_progress: bool = True,
 ) -> dict:
     """The trained ``tokenizer.json`` (a dict, byte tokens in place) of a functok tokenizer
-    with these settings; the arguments are those of ``Tokenizer.train``."""
+    with these settings; the arguments are those of ``Tokenizer.train``. Under
+    ``fuse="frequent"`` BPE trains on the ``"none"`` pre-tokens and :mod:`.fusion` appends the
+    fusion merges."""
+    special_tokens = list(dict.fromkeys(special_tokens))
+    room = _alphabet_room(vocab_size, special_tokens)
+    chains = ChainCounter() if fuse == "frequent" else None
+    counts = _pretoken_counts(_texts(corpus), normalize, splitter, "none" if chains else fuse, profile, chains)
+    alphabet = kept_alphabet(counts, room if limit_alphabet is None else max(0, min(limit_alphabet, room)))
+    trained = train_counts(counts, vocab_size - 256, alphabet=alphabet, min_frequency=min_frequency,
+                           special_tokens=special_tokens, show_progress=show_progress)
+    if chains is not None:
+        trained = add_fusion_merges(trained, counts, chains.chains, vocab_size, min_frequency=min_frequency)
+    return with_byte_tokens(trained, special_tokens)
+
+
+def train_counts(counts: Counter[str], trainer_size: int, *, alphabet: list[str] | None = None,
+                 min_frequency: int = 0, special_tokens: Sequence[str] = (),
+                 show_progress: bool = False) -> dict:
+    """Hugging Face's ``BpeTrainer`` on pre-token counts, to ``trainer_size`` entries (special
+    tokens, alphabet and merges; the byte tokens come later): its ``tokenizer.json`` as a dict.
+    ``alphabet`` None keeps every character."""
     try:
         from tokenizers import Tokenizer as HFTokenizer
         from tokenizers import models, trainers
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError("training needs `tokenizers`: pip install 'functok[train]'") from exc
-    special_tokens = list(dict.fromkeys(special_tokens))
-    room = _alphabet_room(vocab_size, special_tokens)
-    counts = _pretoken_counts(_texts(corpus), normalize, splitter, split_operators, profile)
-    alphabet = kept_alphabet(counts, room if limit_alphabet is None else max(0, min(limit_alphabet, room)))
     trainer = trainers.BpeTrainer(
-        vocab_size=vocab_size - 256,  # the trainer's count: specials, alphabet, merges
+        vocab_size=trainer_size,
         min_frequency=min_frequency,
-        special_tokens=special_tokens,
+        special_tokens=list(special_tokens),
         show_progress=show_progress,
         # Our choice of characters, exactly: the trainer's own limit_alphabet breaks ties
         # in hash order, so it would train a different tokenizer on each run.
@@ -61,7 +85,7 @@ def train_bpe(
     hf = HFTokenizer(models.BPE(byte_fallback=True))  # no normalizer, no pre-tokenizer:
     # every sequence we yield is one pre-token, i.e. one BPE word
     hf.train_from_iterator(word_batches(counts), trainer)
-    return with_byte_tokens(json.loads(hf.to_str()), special_tokens)
+    return json.loads(hf.to_str())
 
 
 def _texts(source) -> Iterator[str]:
@@ -83,14 +107,16 @@ def _texts(source) -> Iterator[str]:
         yield text
 
 
-def _pretoken_counts(texts: Iterable[str], normalize, splitter, split_operators,
-                     profile: str = "paper") -> Counter[str]:
+def _pretoken_counts(texts: Iterable[str], normalize, splitter, fuse: str, profile: str = "paper",
+                     chains: ChainCounter | None = None) -> Counter[str]:
     """How often each pre-token (a BPE word) occurs: what the trainer counts, counted first so
-    that the alphabet can be chosen before training."""
+    that the alphabet can be chosen before training; ``chains`` counts the chains too."""
     counts: Counter[str] = Counter()
     for text in texts:
-        counts.update(codec_pretokens(text, normalize=normalize, splitter=splitter, split_operators=split_operators,
-                                      profile=profile))
+        found = codec_pretokens(text, normalize=normalize, splitter=splitter, fuse=fuse, profile=profile)
+        counts.update(found)
+        if chains is not None:
+            chains.update(found)
     return counts
 
 
@@ -137,36 +163,3 @@ def _alphabet_room(vocab_size: int, special_tokens: list[str]) -> int:
         raise ValueError(f"vocab_size {vocab_size!r} leaves no room for the alphabet: the floor is {floor}: "
                          f"256 byte-fallback tokens, {len(special_tokens)} special tokens and one trained token")
     return vocab_size - 256 - len(special_tokens)
-
-
-def with_byte_tokens(trained: dict, special_tokens: list[str]) -> dict:
-    """A trained ``tokenizer.json`` (a dict) as a functok tokenizer stores it: byte fallback on,
-    the 256 byte-fallback tokens after the special tokens, no pipeline of its own."""
-    model = trained["model"]
-    ordered = sorted(model["vocab"].items(), key=lambda kv: kv[1])
-    specials = [t for t, _ in ordered if t in special_tokens]
-    rest = [t for t, _ in ordered if t not in special_tokens]
-    byte_tokens = [byte_fallback_token(b) for b in range(256)]
-    clash = set(byte_tokens) & set(rest)
-    if clash:
-        raise ValueError(f"trained tokens collide with byte-fallback tokens: {sorted(clash)[:5]}")
-    vocab = {t: i for i, t in enumerate(specials + byte_tokens + rest)}
-    added = [dict(a, id=vocab[a["content"]]) for a in trained.get("added_tokens") or ()]
-    return {
-        "version": "1.0",
-        "truncation": None,
-        "padding": None,
-        "added_tokens": added,
-        "normalizer": None,
-        "pre_tokenizer": None,  # the functok codec makes the pre-tokens
-        "post_processor": None,
-        "decoder": None,
-        "model": dict(
-            model,
-            byte_fallback=True,
-            unk_token=None,
-            ignore_merges=False,
-            vocab=vocab,
-            merges=[list(merge_pair(m)) for m in model["merges"]],
-        ),
-    }

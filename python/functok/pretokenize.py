@@ -1,0 +1,75 @@
+"""Pre-tokens (spec 9): the strings a BPE trainer or tokenizer sees, made from the encoder's
+pieces (:mod:`functok.encode`) under one of three rules, :data:`FUSE_MODES`.
+
+>>> pretokens("Hello world", fuse="none")
+['\\ue100\\ue000', 'hello', ' world']
+"""
+
+from __future__ import annotations
+
+from itertools import chain
+from typing import Iterable
+
+from .encode import DEFAULT_PROFILE, FEATURES, encoded_pieces
+from .opcodes import GROUP_FIRST, GROUP_LAST
+
+__all__ = ["FUSE_MODES", "context_chains", "fuse_mode", "has_group", "pretokens"]
+
+FUSE_MODES = ("none", "all", "frequent")
+"""How a piece's group and base become pre-tokens (spec 9): ``"none"`` splits them,
+``"all"`` keeps each piece whole, ``"frequent"`` joins a piece that has a group to the pre-token
+before it (context chains; a tokenizer trained so fuses the frequent combinations by merges)."""
+
+
+def pretokens(text: str, *, normalize: str | None = "nfc", splitter: str = "llama3",
+              split_operators: bool = True, fuse: str | None = None, profile: str = DEFAULT_PROFILE,
+              fold: str | None = None, case: str | None = None,
+              features: Iterable[str] = FEATURES) -> list[str]:
+    """The pre-tokens that BPE sees (spec section 9); they concatenate to ``encode(text)``.
+
+    ``fuse`` (:data:`FUSE_MODES`) names the rule; without it, ``split_operators`` picks
+    ``"none"`` (True) or ``"all"`` (False).
+
+    >>> pretokens("Hello")
+    ['\\ue100\\ue000', 'hello']
+    >>> pretokens("Hello", split_operators=False)
+    ['\\ue100\\ue000hello']
+    >>> pretokens("see Hello, World", fuse="frequent")
+    ['see\\ue100\\ue001 hello', ',\\ue100\\ue001 world']
+    """
+    mode = fuse_mode(fuse, split_operators)
+    options = dict(normalize=normalize, splitter=splitter, profile=profile, fold=fold, case=case,
+                   features=features)
+    if mode == "none":
+        return list(chain.from_iterable(encoded_pieces(text, split=True, **options)))
+    encoded = encoded_pieces(text, **options)
+    return encoded if mode == "all" else context_chains(encoded)
+
+
+def fuse_mode(fuse: str | None, split_operators: bool = True) -> str:
+    """The pre-token rule of spec 9: ``fuse`` when given, else ``split_operators``'s."""
+    if fuse is None:
+        return "none" if split_operators else "all"
+    if fuse not in FUSE_MODES:
+        raise ValueError(f"unknown fuse mode {fuse!r}: expected one of {FUSE_MODES}")
+    return fuse
+
+
+def has_group(encoded_piece: str) -> bool:
+    """Whether an encoded piece starts with an instruction (its base's own private-use code
+    points are escaped, so they start with ESCAPE, outside the group range)."""
+    return bool(encoded_piece) and _GROUP_FIRST <= encoded_piece[0] <= _GROUP_LAST
+
+
+def context_chains(encoded_pieces: Iterable[str]) -> list[str]:
+    """Spec 9.4: a piece with a group joins the pre-token before it; any other piece starts one."""
+    chains: list[list[str]] = []  # joined at the end: += on a long chain would be quadratic
+    for enc in encoded_pieces:
+        if chains and has_group(enc):
+            chains[-1].append(enc)
+        else:
+            chains.append([enc])
+    return ["".join(c) for c in chains]
+
+
+_GROUP_FIRST, _GROUP_LAST = chr(GROUP_FIRST), chr(GROUP_LAST)

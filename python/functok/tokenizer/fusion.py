@@ -1,0 +1,254 @@
+"""Training for ``fuse="frequent"`` (spec 9.4): context fusion merges.
+
+A tokenizer that splits every instruction from its base (``fuse="none"``) shares every base, but
+pays one token or more per instruction; one that keeps each piece whole (``"all"``) pays nothing
+per instruction but learns ``Hello``, ``HELLO`` and ``hello`` as three entries. ``"frequent"`` is
+the hybrid (research/equal-budget/FINDINGS.md, stage 4, the best scheme measured):
+
+1. the pre-tokens are **chains**: a piece with a group is joined to the pre-token before it
+   (``functok.encode.context_chains``);
+2. BPE is first trained as for ``"none"`` (every instruction its own pre-token, so every merge
+   stays inside one instruction or one base), to ``budget - K`` entries;
+3. then K **fusion merges** are appended, chosen greedily by how often they occur in the
+   training chains: each joins two symbols across a segment boundary (instruction|instruction,
+   instruction|base, or the text before a group with the group), and no result holds the text of
+   two pieces. So a frequent ``CAPITALIZE(0)`` + ``the`` or ``.`` + ``CAPITALIZE(1)`` costs no
+   extra token, while every base stays one shared entry;
+4. **K** follows the training counts (the "K rule", measured in ``research/equal-budget/
+   krule_eval.py``): a fusion merge is worth its entry while it occurs at least as often as the
+   tokens made by the last 200 merges of the split training at the full budget.
+
+The result is an ordinary BPE model (merges by rank): greedy, optimal segmentation, the
+``tokenizers`` fast path and Pyodide need nothing new, since the split merges can never cross a
+segment boundary and every fusion merge ranks after them.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+
+from ..pretokenize import has_group
+from .bpe import BYTE_TOKENS
+from .file import with_byte_tokens
+
+__all__ = ["ChainCounter", "MARGINAL_MERGES", "add_fusion_merges", "fusion_merges", "truncate"]
+
+MARGINAL_MERGES = 200  # the last split merges whose tokens' use prices an entry (the K rule)
+_INSTRUCTION = -1  # owner of a symbol made of instructions only
+_UNMERGEABLE = -2  # a byte-fallback token: not text a fusion token could hold
+
+
+class ChainCounter:
+    """Counts the chains (spec 9.4) of texts from their ``fuse="none"`` pre-tokens: each chain
+    as the tuple of its segments (instructions and bases), only chains of two or more segments
+    (a lone base has no boundary a fusion merge could join)."""
+
+    def __init__(self) -> None:
+        self.chains: Counter[tuple[str, ...]] = Counter()
+
+    def update(self, split_pretokens: Iterable[str]) -> None:
+        chain: list[str] = []
+        after_instruction = False
+        for p in split_pretokens:
+            instruction = has_group(p)
+            if not instruction and not after_instruction and chain:  # a piece without a group
+                self._add(chain)
+                chain = []
+            chain.append(p)
+            after_instruction = instruction
+        self._add(chain)
+
+    def _add(self, chain: list[str]) -> None:
+        if len(chain) > 1:
+            self.chains[tuple(chain)] += 1
+
+
+# --- The split model: truncation and its segmentation ---------------------------------------
+
+
+def _merges(trained: dict) -> list[list[str]]:
+    return [m.split(" ", 1) if isinstance(m, str) else list(m) for m in trained["model"]["merges"]]
+
+
+def truncate(trained: dict, budget: int) -> dict | None:
+    """A trainer's ``tokenizer.json`` (a dict, byte tokens not yet added) cut to ``budget``
+    entries, the 256 byte tokens included: the entries with id < budget - 256, and the merges
+    before the first whose result lies beyond. BPE training is greedy, so this is exactly the
+    training at that budget (research/equal-budget/q1_prefix.py). None when the training has
+    fewer entries (its merges ran out before this budget)."""
+    n = budget - len(BYTE_TOKENS)
+    vocab = trained["model"]["vocab"]
+    if len(vocab) < n:
+        return None
+    keep = []
+    for a, b in _merges(trained):
+        if vocab[a + b] >= n:
+            break
+        keep.append([a, b])
+    model = dict(trained["model"], vocab={t: i for t, i in vocab.items() if i < n}, merges=keep)
+    return dict(trained, model=model)
+
+
+def _segmenter(trained: dict):
+    """Token strings of each of a list of pre-tokens under ``trained``'s greedy BPE (the
+    ``tokenizers`` fast path; byte-fallback tokens keep their ``<0xNN>`` names)."""
+    from tokenizers import Tokenizer as HFTokenizer
+
+    hf = HFTokenizer.from_str(json.dumps(with_byte_tokens(trained, [])))
+
+    def segment(words: list[str]) -> dict[str, list[str]]:
+        out = {}
+        for k in range(0, len(words), 20_000):
+            chunk = words[k:k + 20_000]
+            for word, enc in zip(chunk, hf.encode_batch(chunk, add_special_tokens=False)):
+                out[word] = enc.tokens
+        return out
+
+    return segment
+
+
+def _marginal_use(trained: dict, split_counts: Counter[str], tokens: dict[str, list[str]]) -> float:
+    """The K rule's price of an entry: the mean use, in the training pre-tokens, of the tokens
+    made by the last :data:`MARGINAL_MERGES` merges."""
+    last = {a + b for a, b in _merges(trained)[-MARGINAL_MERGES:]}
+    if not last:
+        return float("inf")
+    use: Counter[str] = Counter()
+    for word, n in split_counts.items():
+        for t in tokens[word]:
+            if t in last:
+                use[t] += n
+    return sum(use[t] for t in last) / len(last)
+
+
+# --- The fusion merges ---------------------------------------------------------------------
+
+
+class _Word:
+    """One distinct chain as BPE symbols: each symbol's owner (the index of the piece whose text
+    it holds, :data:`_INSTRUCTION` or :data:`_UNMERGEABLE`) and, between neighbours, whether a
+    segment boundary lies there (only those may fuse)."""
+
+    __slots__ = ("syms", "owner", "cross", "n")
+
+    def __init__(self, segments: tuple[str, ...], tokens: dict[str, list[str]], n: int) -> None:
+        self.syms: list[str] = []
+        self.owner: list[int] = []
+        self.cross: list[bool] = []
+        self.n = n
+        piece = 0
+        for seg in segments:
+            instruction = has_group(seg)
+            if not instruction:
+                piece += 1
+            for k, t in enumerate(tokens[seg]):
+                if self.syms:
+                    self.cross.append(k == 0)
+                self.syms.append(t)
+                self.owner.append(_UNMERGEABLE if t in BYTE_TOKENS else _INSTRUCTION if instruction else piece)
+
+    def _legal(self, i: int) -> bool:
+        a, b = self.owner[i], self.owner[i + 1]
+        return self.cross[i] and a != _UNMERGEABLE and b != _UNMERGEABLE and (a < 0 or b < 0 or a == b)
+
+    def pairs(self) -> list[tuple[str, str]]:
+        """The legal pairs, one per position (a pair may repeat)."""
+        s = self.syms
+        return [(s[i], s[i + 1]) for i in range(len(s) - 1) if self._legal(i)]
+
+    def merge(self, a: str, b: str) -> None:
+        """Apply the merge (a, b) left to right, as BPE does."""
+        s, i = self.syms, 0
+        while i < len(s) - 1:
+            if s[i] == a and s[i + 1] == b and self._legal(i):
+                s[i : i + 2] = [a + b]
+                self.owner[i : i + 2] = [max(self.owner[i], self.owner[i + 1])]
+                del self.cross[i]
+            i += 1
+
+
+def fusion_merges(chains: Counter[tuple[str, ...]], tokens: dict[str, list[str]], *, limit: int,
+                  min_count: float) -> list[tuple[str, str]]:
+    """Up to ``limit`` fusion merges, the most frequent legal pair first (ties: the smaller pair
+    of strings), each applied to the chains before the next is counted; it stops when the best
+    pair occurs fewer than ``min_count`` times."""
+    words = [_Word(segs, tokens, n) for segs, n in chains.items()]
+    count: dict[tuple[str, str], int] = defaultdict(int)
+    where: dict[tuple[str, str], set[int]] = defaultdict(set)
+    for k, w in enumerate(words):
+        for p in w.pairs():
+            count[p] += w.n
+            where[p].add(k)
+    heap = [(-c, a, b) for (a, b), c in count.items()]
+    heapq.heapify(heap)
+    merges: list[tuple[str, str]] = []
+    while heap and len(merges) < limit:
+        c, a, b = heapq.heappop(heap)
+        if count.get((a, b), 0) != -c:
+            continue  # stale: the count changed and was pushed again
+        if -c < min_count:
+            break
+        merges.append((a, b))
+        changed: dict[tuple[str, str], int] = defaultdict(int)
+        for k in where.pop((a, b)):
+            w = words[k]
+            before = w.pairs()
+            w.merge(a, b)
+            after = w.pairs()
+            for p in before:
+                changed[p] -= w.n
+            for p in after:
+                changed[p] += w.n
+                where[p].add(k)
+            for p in set(before).difference(after):
+                if p != (a, b):
+                    where[p].discard(k)
+        for p, d in changed.items():
+            if d:
+                count[p] += d
+                if count[p] > 0:
+                    heapq.heappush(heap, (-count[p], *p))
+                else:
+                    del count[p]
+        count.pop((a, b), None)
+    return merges
+
+
+def _with_merges(split: dict, merges: list[tuple[str, str]]) -> dict:
+    """The split model with fusion merges appended: their results take the next ids."""
+    vocab = dict(split["model"]["vocab"])
+    next_id = max(vocab.values(), default=-1) + 1
+    for a, b in merges:
+        if a + b not in vocab:
+            vocab[a + b] = next_id
+            next_id += 1
+    model = dict(split["model"], vocab=vocab, merges=_merges(split) + [[a, b] for a, b in merges])
+    return dict(split, model=model)
+
+
+def add_fusion_merges(trained: dict, split_counts: Counter[str], chains: Counter[tuple[str, ...]],
+                      budget: int, *, min_frequency: int = 0) -> dict:
+    """A ``fuse="frequent"`` model of ``budget`` entries (byte tokens included) from a split
+    training (``fuse="none"`` pre-tokens ``split_counts``) at ``budget`` or more, and the
+    training chains. K is fixed by the K rule at the full budget (the merges that occur at least
+    as often as :func:`_marginal_use`); the split model is cut to ``budget - K`` and K fusion
+    merges are chosen on its segmentation. When the split training ran out of merges before
+    ``budget``, the room left goes to fusion merges instead."""
+    words = sorted({seg for segs in chains for seg in segs} | set(split_counts))
+    floor = max(1, min_frequency)
+    full = truncate(trained, budget)
+    if full is None:  # the corpus ran out of split merges: fill what is left
+        room = budget - len(BYTE_TOKENS) - len(trained["model"]["vocab"])
+        tokens = _segmenter(trained)(words)
+        return _with_merges(trained, fusion_merges(chains, tokens, limit=room, min_count=floor))
+    tokens = _segmenter(full)(words)
+    price = max(floor, _marginal_use(full, split_counts, tokens))
+    k = len(fusion_merges(chains, tokens, limit=len(_merges(full)), min_count=price))
+    if k == 0:
+        return full
+    split = truncate(trained, budget - k)
+    tokens = _segmenter(split)(words)
+    return _with_merges(split, fusion_merges(chains, tokens, limit=k, min_count=floor))
