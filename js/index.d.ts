@@ -163,9 +163,6 @@ export function segment(pretoken: string, vocabulary: Vocabulary, options?: Segm
 
 export type Segmentation = 'greedy' | 'optimal';
 export const SEGMENTATIONS: readonly Segmentation[];
-/** How pre-tokens join an instruction group to its base (spec 9): 'none' (split_operators true), 'all' (false), 'frequent'. */
-export type Fuse = 'none' | 'all' | 'frequent';
-export const FUSES: readonly Fuse[];
 /** The tokenizer file format version this package reads. */
 export const TOKENIZER_FORMAT_VERSION: 1;
 export const BYTE_TOKENS: readonly string[];
@@ -230,7 +227,7 @@ export interface TokenizerSettings {
   splitter?: Splitter;
   normalize?: Normalize;
   profile?: ProfileName;
-  fuse?: Fuse;
+  fuse?: FuseMode;
   /** Read when `fuse` is absent: true is 'none', false is 'all'. */
   splitOperators?: boolean;
   specVersion?: string;
@@ -251,7 +248,7 @@ export class Tokenizer {
   /** The file's text. Python: `to_str`. */
   toStr(options?: { indent?: number }): string;
   readonly header: Record<string, unknown>;
-  readonly fuse: Fuse;
+  readonly fuse: FuseMode;
   readonly profile: ProfileName;
   readonly vocabSize: number;
   readonly specialTokens: Map<string, number>;

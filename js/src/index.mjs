@@ -8,7 +8,7 @@ export { nfc } from './normalize.mjs';
 export { segment, Vocabulary, TIE_BREAKS } from './segment.mjs';
 export const VERSION = '0.2.0';
 export { Tokenizer, Encoding } from './tokenizer/tokenizer.mjs';
-export { TokenizerFileError, FORMAT_VERSION as TOKENIZER_FORMAT_VERSION, FUSES } from './tokenizer/file.mjs';
+export { TokenizerFileError, FORMAT_VERSION as TOKENIZER_FORMAT_VERSION } from './tokenizer/file.mjs';
 export { UnknownTokenIdError, ByteFallbackError, TokenFormatError } from './tokenizer/decoding.mjs';
 export { TokenVocabulary, SEGMENTATIONS } from './tokenizer/vocabulary.mjs';
 export { BPE, TiktokenBPE, BYTE_TOKENS } from './tokenizer/bpe.mjs';

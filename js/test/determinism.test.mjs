@@ -33,6 +33,7 @@ function jsDigests(texts, options, tokenizers, modes) {
         d[`stream/${name}`] = digest(functok.encode(text, o));
         d[`pieces/${name}`] = digest(functok.pieces(text, o).map((p) => [p.text, p.start, p.end, p.instructions.map(String), p.base, p.slotStarts]));
         for (const ops of [true, false]) d[`pretokens/${name}/${ops ? 'True' : 'False'}`] = digest(functok.pretokens(text, { ...o, splitOperators: ops }));
+        d[`pretokens/${name}/frequent`] = digest(functok.pretokens(text, { ...o, fuse: 'frequent' }));
       } catch (e) {
         if (!(e instanceof functok.FormatError)) throw e;
         d[`error/${name}`] = [e.kind, e.offset];

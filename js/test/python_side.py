@@ -141,6 +141,7 @@ def digests(request: dict) -> dict:
                                                list(p.slot_starts)] for p in functok.pieces(text, **o)])
                 for ops in (True, False):
                     d[f"pretokens/{name}/{ops}"] = digest(functok.pretokens(text, split_operators=ops, **o))
+                d[f"pretokens/{name}/frequent"] = digest(functok.pretokens(text, fuse="frequent", **o))
             except functok.FormatError as e:
                 d[f"error/{name}"] = [e.kind, e.offset]
         for k, tok in enumerate(toks):

@@ -23,14 +23,14 @@ function smallFile({ header = {}, specials = ['<|endoftext|>', '<s>'] } = {}) {
     model: { type: 'BPE', dropout: null, unk_token: null, continuing_subword_prefix: null, end_of_word_suffix: null,
       fuse_unk: false, byte_fallback: true, ignore_merges: false, vocab, merges } };
   return { functok: { format_version: 1, spec_version: functok.SPEC_VERSION, splitter: 'llama3', normalize: 'nfc',
-    split_operators: true, profile: 'paper', alphabet: 'characters+byte-fallback', ...header }, tokenizer: hf };
+    split_operators: header.fuse === undefined ? true : header.fuse !== 'all', profile: 'paper', alphabet: 'characters+byte-fallback', ...header }, tokenizer: hf };
 }
 
 const RANDOM = JSON.parse(readFileSync(new URL('./fixtures/random-strings.json', import.meta.url), 'utf8')).strings;
 const TEXTS = ['Hello World, the thing is here.', 'HELLO THERE', 'Ünïcødé ✓ 漢字 😀', 'aaaaaa bbb', 'x\ue100y\uefff', '', ...RANDOM.slice(0, 300)];
 
 test('encode and decode round-trip under both segmentations and every fuse', () => {
-  for (const fuse of functok.FUSES) {
+  for (const fuse of functok.FUSE_MODES) {
     for (const profile of ['paper', 'compact']) {
       const tok = Tokenizer.fromJSON(smallFile({ header: { fuse, profile } }));
       for (const text of TEXTS) {
@@ -49,7 +49,7 @@ test('encode and decode round-trip under both segmentations and every fuse', () 
 test('fuse: the pre-tokens concatenate to the stream; "frequent" joins group-bearing pieces to the one before', () => {
   const text = 'the Cat sat ON the MAT, Éa';
   const stream = functok.encode(text);
-  for (const fuse of functok.FUSES) {
+  for (const fuse of functok.FUSE_MODES) {
     const tok = Tokenizer.fromJSON(smallFile({ header: { fuse } }));
     assert.equal(tok.preTokenizer(text).join(''), stream, fuse);
   }
@@ -91,6 +91,7 @@ test('the file: unknown header values and broken models are TokenizerFileErrors 
     [{ functok: { ...smallFile().functok, spec_version: '2.0.0' } }, '$.functok.spec_version'],
     [{ functok: { ...smallFile().functok, profile: 'fast' } }, '$.functok.profile'],
     [{ functok: { ...smallFile().functok, fuse: 'some' } }, '$.functok.fuse'],
+    [{ functok: { ...smallFile().functok, fuse: 'all', split_operators: true } }, '$.functok.fuse'],
     [{ functok: { ...smallFile().functok, splitter: 'gpt2' } }, '$.functok.splitter'],
     [{ functok: { ...smallFile().functok, alphabet: 'bytes' } }, '$.functok.alphabet'],
     [{ functok: { ...smallFile().functok, normalize: 'nfkc' } }, '$.functok.normalize'],

@@ -3,14 +3,12 @@
 // JSON path, saying what was expected there. Also the checks of a tokenizer.json's BPE model,
 // shared with external.mjs.
 import { SPEC_VERSION } from '../tables.mjs';
-import { PROFILES, DEFAULT_PROFILE } from '../encode.mjs';
+import { PROFILES, DEFAULT_PROFILE, FUSE_MODES } from '../encode.mjs';
 import { SPLITTERS } from '../split.mjs';
 import { BYTE_TOKENS } from './bpe.mjs';
 
 export const FORMAT_VERSION = 1;
 export const ALPHABET = 'characters+byte-fallback';
-/** The fusion of instructions with their base in pre-tokens (spec 9): see pretokens.mjs. */
-export const FUSES = Object.freeze(['none', 'all', 'frequent']);
 const MAX_ID = 2 ** 32;
 const NULL_FIELDS = ['normalizer', 'pre_tokenizer', 'post_processor', 'decoder', 'truncation', 'padding'];
 const NULL_MODEL_FIELDS = ['dropout', 'unk_token', 'continuing_subword_prefix', 'end_of_word_suffix'];
@@ -131,8 +129,12 @@ export function checkHeader(header, file = '<object>') {
     (v) => typeof v === 'string' && Object.hasOwn(PROFILES, v), DEFAULT_PROFILE);
   c.get(header, at, 'alphabet', `${JSON.stringify(ALPHABET)} (unknown alphabet)`, (v) => v === ALPHABET, ALPHABET);
   // `fuse` (spec 9): absent, it is what split_operators says ("none" when true, "all" when false)
-  const fuse = c.get(header, at, 'fuse', `one of ${FUSES.join(', ')} (unknown fuse)`, (v) => FUSES.includes(v), splitOperators ? 'none' : 'all');
-  return { splitter, normalize, profile, fuse, splitOperators, specVersion: spec };
+  const fuse = c.get(header, at, 'fuse', `one of ${FUSE_MODES.join(', ')} (unknown fuse mode)`, (v) => FUSE_MODES.includes(v), null);
+  // with both, they must agree: split_operators is false exactly for "all" (as Python; SPEC-GAPS G26)
+  if (fuse !== null && (fuse !== 'all') !== splitOperators) {
+    c.fail(field(at, 'fuse'), `fuse ${JSON.stringify(fuse)} contradicts split_operators ${splitOperators}: expected split_operators false for "all" and true otherwise`);
+  }
+  return { splitter, normalize, profile, fuse: fuse ?? (splitOperators ? 'none' : 'all'), splitOperators, specVersion: spec };
 }
 
 /** The BPE parts of a tokenizer.json at JSON path `root`: { model, vocab: Map, merges, specialTokens: Map, idToToken: Map }. */

@@ -48,9 +48,6 @@ export class SpecialTokens {
   }
 }
 
-/** Does an encoded piece (group + base) have a group? Its first code point is an opcode (U+E100..U+EFFE). */
-const hasGroup = (encoded) => { const c = encoded.charCodeAt(0); return c >= 0xe100 && c <= 0xeffe; };
-
 /**
  * The codec's pre-tokens of text under `fuse`: "none", each instruction its own pre-token and
  * then the base (split_operators true); "all", group and base one pre-token (split_operators
@@ -58,16 +55,7 @@ const hasGroup = (encoded) => { const c = encoded.charCodeAt(0); return c >= 0xe
  * other piece is its own pre-token (group + base).
  */
 export function codecPreTokenizer({ normalize, splitter, profile, fuse }) {
-  const options = { normalize, splitter, profile };
-  if (fuse === 'none') return (text) => codecPretokens(text, { ...options, splitOperators: true });
-  if (fuse === 'all') return (text) => codecPretokens(text, { ...options, splitOperators: false });
-  if (fuse !== 'frequent') throw new TypeError(`fuse must be one of none, all, frequent, not ${JSON.stringify(fuse)}`);
-  return (text) => {
-    const out = [];
-    for (const piece of codecPretokens(text, { ...options, splitOperators: false })) {
-      if (out.length && hasGroup(piece)) out[out.length - 1] += piece;
-      else out.push(piece);
-    }
-    return out;
-  };
+  const options = { normalize, splitter, profile, fuse };
+  codecPretokens('', options); // an unknown option throws now, not at the first encode
+  return (text) => codecPretokens(text, options);
 }
