@@ -310,6 +310,19 @@ for (const c of DECOMP13.keys()) if (c < 0x10000) SPECIAL[c] |= 2;
 SPECIAL.fill(8, 0xd800, 0xe000);
 SPECIAL.fill(8, 0xe000, 0xf000);
 
+/** hasRepeat over a string's code units. */
+function hasRepeatIn(s, lo, hi) {
+  for (let L = 1; L <= 8 && 3 * L <= hi - lo; L++) {
+    const need = 2 * L;
+    let run = 0;
+    for (let m = lo; m + L < hi; m++) {
+      if (s.charCodeAt(m) !== s.charCodeAt(m + L)) run = 0;
+      else if (++run >= need) return true;
+    }
+  }
+  return false;
+}
+
 /**
  * Whether a[lo:hi] holds a unit of 1..8 code units three times in a row (a unit of L at k
  * repeats three times exactly when a[m] === a[m + L] for the 2L positions m from k). Without
@@ -474,13 +487,16 @@ export function pretokens(text, { normalize = 'nfc', splitter = 'llama3', splitO
   const cfg = configOf(features, profile, fold, caseOption);
   const digits = digitsOf(splitter);
   const t = normalized(text, normalize);
-  const ends = splitEnds(t, digits);
   const cache = cacheFor(cfg);
+  const mask = 8 | (cfg & (F_CASE | F_MARKS)), repeats = (cfg & F_REPEAT) !== 0 && (cfg & FOLD_NONE) === 0;
   const out = [];
-  let start = 0;
-  for (let k = 0; k < ends.length; k++) {
-    const piece = t.slice(start, ends[k]);
-    start = ends[k];
+  for (let start = 0, end = 0, n = t.length; start < n; start = end) {
+    end = pieceEnd(t, start, n, digits);
+    const piece = t.slice(start, end);
+    // a piece that encodes to itself (the usual case, as in encode) is its own pre-token
+    let special = 0;
+    for (let i = start; i < end; i++) special |= SPECIAL[t.charCodeAt(i)];
+    if ((special & mask) === 0 && (!repeats || end - start < 3 || !hasRepeatIn(t, start, end))) { out.push(piece); continue; }
     let hit = cache.get(piece);
     if (hit === undefined) { hit = encodePieceString(piece, cfg); cache.set(piece, hit); }
     if (mode === 'frequent') {
