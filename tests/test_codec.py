@@ -90,6 +90,17 @@ def test_decoder_behaviours_of_the_original():
     assert decode("abc\ue100\ue000", errors="replace") == "abc"   # dangling group dropped
 
 
+@pytest.mark.parametrize("operation", ["encode", "pieces", "pretokens"])
+@pytest.mark.parametrize("option", [{"splitter": "gpt2"}, {"profile": "fast"}, {"normalize": "nfkc"},
+                                    {"fold": "some"}, {"case": "title"}])
+def test_a_bad_option_is_reported_before_a_surrogate(operation, option):
+    """Spec 6 (1.2.0, js/SPEC-GAPS.md G11 and R2): options are checked before the text, so a
+    call with a bad option is a usage error whatever the text holds."""
+    with pytest.raises(ValueError) as info:
+        getattr(functok, operation)("a\ud800", **option)
+    assert not isinstance(info.value, functok.FormatError)
+
+
 def test_lone_surrogate_in_encode():
     with pytest.raises(FormatError) as info:
         encode("ab\ud800c")

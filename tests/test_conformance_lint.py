@@ -57,7 +57,7 @@ def test_schema_rejects_what_it_should():
     assert validator.is_valid(document)
     bad_tests = [
         {**good, "extra": 1},
-        {**good, "op": "tokenize"},
+        {**good, "op": "frobnicate"},
         {**good, "description": "x" * 70},
         {k: v for k, v in good.items() if k != "expected"} | {"error": {"kind": "bad-count", "offset": 0}},
         {**good, "options": {"normalise": "nfc"}},
@@ -95,11 +95,21 @@ def test_descriptions_are_short_and_say_no_should():
         assert not re.search(r"\bshould\b", description, re.IGNORECASE), test["id"]
 
 
+# The tokenizer's own error kinds (spec 14.7): detokenize only, not format errors.
+TOKENIZER_KINDS = {"unknown-id", "invalid-bytes"}
+
+
 def test_every_error_kind_has_a_vector():
     kinds = {e["kind"] for e in json.loads(OPCODES.read_text(encoding="utf-8"))["errors"]}
     covered = {t["error"]["kind"] for t in all_tests() if "error" in t}
     assert kinds - covered == set()
-    assert covered - kinds == set(), "a vector names an error kind that spec/opcodes.json lacks"
+    assert covered - kinds - TOKENIZER_KINDS == set(), "a vector names an error kind that spec/opcodes.json lacks"
+    detokenize = {t["error"]["kind"] for t in all_tests() if "error" in t and t["op"] == "detokenize"}
+    assert TOKENIZER_KINDS <= detokenize
+    others = {t["error"]["kind"] for t in all_tests() if "error" in t and t["op"] != "detokenize"}
+    assert not others & TOKENIZER_KINDS, "only detokenize reports the tokenizer's kinds"
+    spec = SPEC_MD.read_text(encoding="utf-8")
+    assert all(f"`{kind}`" in spec for kind in TOKENIZER_KINDS)
 
 
 def test_every_opcode_and_mark_is_exercised():
@@ -234,3 +244,16 @@ def test_pretokens_vectors_join_to_the_stream():
             stream = functok.encode(test["input"], normalize=options.get("normalize", "nfc"), **encoder)
             assert "".join(test["expected"]) == stream, test["id"]
             assert all(test["expected"]), f"{test['id']}: empty pre-token"
+
+
+def test_inline_tokenizer_files_match_the_tokenizer_file_schema():
+    """Every tokenize/detokenize vector carries a whole functok tokenizer file (spec 14.1)."""
+    validator = Draft202012Validator(json.loads((CONFORMANCE / "schema" / "tokenizer-file.schema.json")
+                                                .read_text(encoding="utf-8")))
+    files = [t["options"]["tokenizer"] for t in all_tests() if t["op"] in ("tokenize", "detokenize")]
+    assert len(files) >= 50
+    for file in {json.dumps(f, sort_keys=True): f for f in files}.values():
+        errors = sorted(validator.iter_errors(file), key=str)
+        assert not errors, errors[0].message[:200]
+        vocab = file["tokenizer"]["model"]["vocab"]
+        assert all(f"<0x{b:02X}>" in vocab for b in range(256))  # spec 14.3: all 256 byte tokens

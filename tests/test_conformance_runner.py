@@ -217,8 +217,57 @@ def test_in_process_run_needs_no_subprocess_or_thread():
 
 
 def test_reference_handle_declines_an_unknown_op():
-    answer = handle({"cmd": "run", "seq": 3, "vector": {"id": "x", "op": "tokenize", "input": "a", "options": {}}})
-    assert answer == {"seq": 3, "skipped": "op 'tokenize' is not implemented"}
+    answer = handle({"cmd": "run", "seq": 3, "vector": {"id": "x", "op": "frobnicate", "input": "a", "options": {}}})
+    assert answer == {"seq": 3, "skipped": "op 'frobnicate' is not implemented"}
+
+
+# --- the tokenizer's ops (spec 14, protocol 1.2.0) ---------------------------------------------
+
+def tokenizer_vector(vector_id: str) -> dict:
+    (vector,) = [v.test for v in load_suite(VECTORS).vectors if v.id == vector_id]
+    return vector
+
+
+def test_detokenize_errors_report_the_id_index_not_the_stream_offset():
+    """dtok-24: CAPITALIZE(9) spelled in bytes is at stream offset 5 but at id index 1."""
+    vector = tokenizer_vector("dtok-24")
+    (strict, _), (lenient, replace) = cases(vector)
+    assert (strict, lenient) == ("strict", "lenient") and replace["options"]["errors"] == "replace"
+    answer = handle({"cmd": "run", "seq": 1, "vector": cases(vector)[0][1]})
+    assert answer["result"] == {"error": {"kind": "position-out-of-range", "offset": 1}}
+
+
+@pytest.mark.parametrize(("vector_id", "kind"), [("dtok-15", "unknown-id"), ("dtok-19", "invalid-bytes")])
+def test_detokenize_names_the_tokenizer_error_kinds(vector_id, kind):
+    vector = tokenizer_vector(vector_id)
+    answer = handle({"cmd": "run", "seq": 1, "vector": cases(vector)[0][1]})
+    assert answer["result"] == {"error": vector["error"]} and vector["error"]["kind"] == kind
+
+
+def test_tokenize_answers_ids():
+    vector = tokenizer_vector("tok-02")
+    answer = handle({"cmd": "run", "seq": 1, "vector": cases(vector)[0][1]})
+    assert answer["result"]["output"] == vector["expected"]
+    assert all(type(i) is int for i in vector["expected"])
+
+
+def test_a_claimed_profile_skips_the_other_profiles_encoder_vectors():
+    """Protocol 1.2.0 `profiles`: a paper-only implementation is not sent compact or fold/case
+    vectors of the encoder, nor tokenize vectors of a compact tokenizer; decode vectors still go."""
+    suite = load_suite(VECTORS)
+    from functok import SPEC_VERSION
+    from functok.conformance.handler import PROTOCOL_VERSION
+
+    start = {"protocol_version": PROTOCOL_VERSION, "implementation": {"name": "paper-only"},
+             "spec_versions": [SPEC_VERSION], "profiles": ["paper"]}
+
+    def handle_(request):
+        return start if request["cmd"] == "start" else handle(request)
+
+    report = run_suite(suite, InProcessTransport(handle_))
+    skipped = {r.id for r in report.results if r.status == "skipped"}
+    assert report.ok and {"spec-upper-word", "tok-23", "tok-25", "prof-02"} <= skipped
+    assert not skipped & {"prof-01", "upper-dec-01", "tok-02", "dtok-11", "paper-01"}
 
 
 def test_reference_handle_reports_format_errors_as_results():

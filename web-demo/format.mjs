@@ -64,3 +64,59 @@ export function unescapeStream(text) {
 export function tokenSavingRate(greedy, optimal) {
   return greedy === 0 ? 0 : (greedy - optimal) / greedy;
 }
+
+/** One piece in a shape both implementations give: JavaScript's {slotStarts, Instruction} and
+ *  the Python bridge's {slot_starts, {name, args, label}} become the same plain object. */
+export function pieceSummary(piece) {
+  return {
+    text: piece.text,
+    start: piece.start,
+    end: piece.end,
+    instructions: piece.instructions.map(({ name, args }) => `${name}(${args.join(",")})`),
+    base: piece.base,
+    encoded: piece.encoded,
+    slotStarts: [...(piece.slotStarts ?? piece.slot_starts)],
+  };
+}
+
+/** The index of the first element (or code unit) where two sequences differ, -1 if equal. */
+export function firstDifference(left, right) {
+  const length = Math.min(left.length, right.length);
+  for (let i = 0; i < length; i += 1) {
+    const a = left[i];
+    const b = right[i];
+    if (a !== b && JSON.stringify(a) !== JSON.stringify(b)) return i;
+  }
+  return left.length === right.length ? -1 : length;
+}
+
+/**
+ * Compares what two implementations answered for one text, part by part: {part, same, at}
+ * per part, where `at` is the first differing index (code unit of a stream, index of a piece,
+ * pre-token or id) and -1 when both agree.  Parts missing on either side are left out.
+ */
+export function compareAnswers(ours, theirs) {
+  return Object.keys(ours)
+    .filter((part) => ours[part] !== undefined && theirs[part] !== undefined)
+    .map((part) => {
+      const at = firstDifference(ours[part], theirs[part]);
+      return { part, same: at === -1, at };
+    });
+}
+
+/**
+ * What a decoder answers for a stream in the page's mode: {text, error}, where error is the
+ * strict decoder's {kind, offset} (null for a well-formed stream) and text is empty when a
+ * strict decode fails.  `decode` is either implementation's decode(stream, {errors}).
+ */
+export function decodeAnswer(decode, stream, mode) {
+  let error = null;
+  try {
+    decode(stream, { errors: "strict" });
+  } catch (caught) {
+    if (caught?.kind == null) throw caught;
+    error = { kind: caught.kind, offset: caught.offset };
+  }
+  const text = error && mode === "strict" ? "" : decode(stream, { errors: mode });
+  return { text, error };
+}

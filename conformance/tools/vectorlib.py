@@ -38,6 +38,11 @@ DEFAULT_OPTIONS = {"normalize": "nfc", "splitter": "llama3", "split_operators": 
 # the stream (the `roundtrip` flag), and decode ignores them.
 ENCODER_OPTIONS = ("splitter", "profile", "fold", "case")
 
+# The options of tokenize and detokenize (spec 14, suite 2.3.0), with their defaults.
+TOKENIZER_OPTIONS = {"tokenizer": None, "segmentation": "greedy", "tie_break": "leftmost-longest",
+                     "reachable_only": False, "allowed_special": (), "disallowed_special": "all",
+                     "skip_special_tokens": False}
+
 
 def _clauses(spec: list[str] | str) -> list[str]:
     names = [spec] if isinstance(spec, str) else list(spec)
@@ -54,7 +59,7 @@ def _clauses(spec: list[str] | str) -> list[str]:
 def _options(options: dict | None) -> dict:
     options = dict(options or {})
     for key in options:
-        if key not in DEFAULT_OPTIONS:
+        if key not in DEFAULT_OPTIONS and key not in TOKENIZER_OPTIONS:
             raise ValueError(f"unknown option {key!r}")
     return options
 
@@ -153,6 +158,37 @@ class Collector:
         self._add({"id": id, "description": description, "op": "pretokens", "input": text,
                    "options": _options(options), "expected": [assemble(t) for t in tokens],
                    "spec": _clauses(spec)})
+
+    # -- tokenize, detokenize (spec 14) -------------------------------------------------
+    def tokenize(self, id: str, description: str, text: str, ids: list[int], *, spec, options: dict) -> None:
+        """tokenize: the ids of ``text``; ``options`` hold the inline ``tokenizer`` file."""
+        if "tokenizer" not in options:
+            raise ValueError(f"{id}: a tokenize vector carries its tokenizer")
+        self._add({"id": id, "description": description, "op": "tokenize", "input": text,
+                   "options": _options(options), "expected": list(ids), "spec": _clauses(spec)})
+
+    def detokenize(self, id: str, description: str, ids: list[int], text: str | None, *, spec, options: dict,
+                   error: tuple[str, int] | None = None, lenient: str | None = None) -> None:
+        """detokenize: the text of ``ids``, or (``error``) the kind and id index a strict decoder
+        reports and the ``lenient`` text of errors="replace"."""
+        if "tokenizer" not in options:
+            raise ValueError(f"{id}: a detokenize vector carries its tokenizer")
+        test = {"id": id, "description": description, "op": "detokenize", "input": list(ids),
+                "options": _options(options)}
+        if error is None:
+            if text is None or lenient is not None:
+                raise ValueError(f"{id}: a positive detokenize vector has a text and no lenient output")
+            test["expected"] = text
+        else:
+            if text is not None or lenient is None:
+                raise ValueError(f"{id}: a negative detokenize vector has a lenient output and no text")
+            kind, offset = error
+            if not 0 <= offset < len(ids):
+                raise ValueError(f"{id}: the error's id index is not an index of the ids")
+            test["error"] = {"kind": kind, "offset": offset}
+            test["lenient"] = lenient
+        test["spec"] = _clauses(spec)
+        self._add(test)
 
     def split(self, id: str, description: str, text: str, parts: list[str], *, spec,
               options: dict | None = None) -> None:

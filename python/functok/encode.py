@@ -426,6 +426,7 @@ def pieces(text: str, *, normalize: str | None = "nfc", splitter: str = "llama3"
     ['ACUTE(1)', 'CAPITALIZE(0)']
     """
     features, fold, case = _check_options(normalize, features, profile, fold, case)
+    splitting = split_pattern(splitter)  # every option before the text (spec 6)
     check_scalar_values(text)
     if normalize == "nfc":
         from .normalize import nfc_with_offsets
@@ -434,7 +435,7 @@ def pieces(text: str, *, normalize: str | None = "nfc", splitter: str = "llama3"
         normalized, offsets = text, None
     result = []
     position = 0
-    for piece in split_pattern(splitter).findall(normalized):
+    for piece in splitting.findall(normalized):
         end = position + len(piece)
         if offsets is None:
             start_orig, end_orig = position, end

@@ -13,7 +13,7 @@ import functok
 
 from . import ops
 
-PROTOCOL_VERSION = "1.1.0"
+PROTOCOL_VERSION = "1.2.0"
 OPS = tuple(ops.OPS)  # the ops this implementation answers, as the handshake lists them
 
 
@@ -45,7 +45,7 @@ def _run(request: dict) -> dict:
         return {"seq": seq, "skipped": f"op {vector.get('op')!r} is not implemented"}
     try:
         return {"seq": seq, "result": run_case(vector)}
-    except functok.FormatError as error:
+    except (functok.FormatError, ops.IdError) as error:  # IdError: detokenize, offset = id index
         return {"seq": seq, "result": {"error": {"kind": error.kind, "offset": error.offset}}}
     except Exception as error:  # an answer, not a crash: the runner reports it as errored
         return {"seq": seq, "errored": f"{type(error).__name__}: {error}",

@@ -28,8 +28,8 @@ from ..encode import pieces as _pieces
 from ..pretokenize import pretokens as _pretokens
 from ..split import split as _split
 
-__all__ = ["OPS", "codec_options", "decode", "encode", "piece_to_json", "pieces", "pretokens",
-           "segment", "split"]
+__all__ = ["OPS", "IdError", "codec_options", "decode", "detokenize", "encode", "piece_to_json", "pieces",
+           "pretokens", "segment", "split", "tokenize"]
 
 
 def codec_options(options: Mapping) -> dict[str, Any]:
@@ -129,6 +129,64 @@ def segment(pretoken: str, options: Mapping) -> list[str]:
     return [tokens[i] for i in ids]
 
 
+class IdError(Exception):
+    """A ``detokenize`` failure as the protocol reports it: a ``kind`` (a format error's, or
+    ``unknown-id`` / ``invalid-bytes``, spec 14.7) and an ``offset`` that is the id index."""
+
+    def __init__(self, kind: str, offset: int) -> None:
+        super().__init__(f"{kind} at id index {offset}")
+        self.kind = kind
+        self.offset = offset
+
+
+def _tokenizer(options: Mapping):
+    """The vector's inline tokenizer file (spec 14), loaded as ``Tokenizer.from_file`` would."""
+    from ..tokenizer import Tokenizer  # the codec's ops do not need the tokenizer
+
+    return Tokenizer.from_data(options["tokenizer"], "<vector tokenizer>")
+
+
+def _special(value: Any, default: Any) -> Any:
+    """``allowed_special`` / ``disallowed_special``: ``"all"`` or a list of special tokens."""
+    if value is None:
+        return default
+    return value if value == "all" else frozenset(value)
+
+
+def tokenize(text: str, options: Mapping) -> list[int]:
+    """The ``tokenize`` op (spec 14.4): the ids of ``text`` under the inline tokenizer.
+
+    ``options``: ``tokenizer`` (the file), ``segmentation``, ``tie_break``, ``reachable_only``,
+    ``allowed_special`` and ``disallowed_special`` (each ``"all"`` or a list)."""
+    encoding = _tokenizer(options).encode(
+        text,
+        segmentation=options.get("segmentation", "greedy"),
+        tie_break=options.get("tie_break", "leftmost-longest"),
+        reachable_only=bool(options.get("reachable_only")),
+        allowed_special=_special(options.get("allowed_special"), frozenset()),
+        disallowed_special=_special(options.get("disallowed_special"), "all"),
+    )
+    return list(encoding.ids)
+
+
+def detokenize(ids: list[int], options: Mapping) -> str:
+    """The ``detokenize`` op (spec 14.6): the text of ``ids``; a failure is an :class:`IdError`
+    whose offset is the index of the id at fault."""
+    from ..tokenizer import ByteFallbackError, TokenFormatError, UnknownTokenIdError
+
+    tokenizer = _tokenizer(options)
+    try:
+        return tokenizer.decode(ids, errors=options.get("errors", "strict"),
+                                skip_special_tokens=bool(options.get("skip_special_tokens")),
+                                max_output=options.get("max_output", DEFAULT_MAX_OUTPUT))
+    except TokenFormatError as e:
+        raise IdError(e.kind, e.id_index) from None
+    except UnknownTokenIdError as e:
+        raise IdError("unknown-id", e.id_index) from None
+    except ByteFallbackError as e:
+        raise IdError("invalid-bytes", e.id_index) from None
+
+
 # Every op of the protocol, in the order the handshake lists them.
 OPS: dict[str, Callable[[str, Mapping], Any]] = {
     "encode": encode,
@@ -137,4 +195,6 @@ OPS: dict[str, Callable[[str, Mapping], Any]] = {
     "pretokens": pretokens,
     "split": split,
     "segment": segment,
+    "tokenize": tokenize,
+    "detokenize": detokenize,
 }

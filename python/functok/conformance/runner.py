@@ -77,13 +77,14 @@ def run_suite(suite: Suite, transport, *, run: list[str] | None = None, skip: li
     report = Report(PROTOCOL_VERSION, ",".join(sorted(suite.spec_versions)),
                     ",".join(sorted(suite.suite_versions)), answer.get("implementation", {}))
     ops = set(answer["ops"]) if answer.get("ops") else None
+    profiles = set(answer["profiles"]) if answer.get("profiles") else None  # protocol 1.2.0
     chosen, skipped = select(suite.vectors, run, skip)
     emit(_header(report, len(chosen), suite))
     for vector in skipped:
         report.results.append(Result(vector.id, vector.file, "skipped", "--skip"))
     try:
         for vector in chosen:
-            result = run_vector(vector, transport, timeout, ops)
+            result = run_vector(vector, transport, timeout, ops, profiles)
             report.results.append(result)
             if result.status == "failed" or verbose:
                 emit(_line(result))
@@ -92,10 +93,14 @@ def run_suite(suite: Suite, transport, *, run: list[str] | None = None, skip: li
     return report
 
 
-def run_vector(vector: Vector, transport, timeout: float | None, ops: set[str] | None) -> Result:
+def run_vector(vector: Vector, transport, timeout: float | None, ops: set[str] | None,
+               profiles: set[str] | None = None) -> Result:
     test = vector.test
     if ops is not None and test["op"] not in ops:
         return Result(vector.id, vector.file, "skipped", f"op {test['op']} not implemented")
+    unclaimed = unclaimed_encoder(test, profiles)
+    if unclaimed:
+        return Result(vector.id, vector.file, "skipped", unclaimed)
     for check, case in cases(test):
         try:
             answer = transport.request(case, timeout)
@@ -112,6 +117,25 @@ def run_vector(vector: Vector, transport, timeout: float | None, ops: set[str] |
         if message is not None:
             return Result(vector.id, vector.file, "failed", message)
     return Result(vector.id, vector.file, "passed")
+
+
+def unclaimed_encoder(test: dict, profiles: set[str] | None) -> str | None:
+    """Why a vector needs an encoder the implementation does not claim (its `start` answer's
+    `profiles`, PROTOCOL.md 1.2.0), or None. Decoding takes no profile, so only the encoder's ops
+    and `tokenize` (whose tokenizer names a profile) are concerned."""
+    if profiles is None:
+        return None
+    options = test.get("options", {})
+    if test["op"] in ("encode", "pieces", "pretokens"):
+        if "fold" in options or "case" in options:
+            return "states fold or case: the implementation claims profiles only"
+        profile = options.get("profile", "paper")
+    elif test["op"] == "tokenize":
+        header = options.get("tokenizer", {}).get("functok", {})
+        profile = header.get("profile", "paper") if isinstance(header, dict) else "paper"
+    else:
+        return None
+    return None if profile in profiles else f"profile {profile} not claimed"
 
 
 def _header(report: Report, count: int, suite: Suite) -> str:

@@ -20,7 +20,11 @@ DEFAULT_OPTIONS: dict = {
     "errors": "strict",
     "max_output": 2 ** 26,
     "profile": "paper",  # protocol 1.1.0; fold and case are sent only when a vector states them
+    # (as are the options of segment, tokenize and detokenize: their defaults are in PROTOCOL.md)
 }
+
+# The ops with a lenient mode: a negative vector of one is also run with errors="replace".
+LENIENT_OPS = ("decode", "detokenize")
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -122,6 +126,6 @@ def case(test: dict, **overrides) -> dict:
 def cases(test: dict) -> list[tuple[str, dict]]:
     """(what it checks, case) pairs for one vector: the stated run, then the lenient run if any."""
     out = [("strict" if "error" in test else "output", case(test))]
-    if "error" in test and test["op"] == "decode":
+    if "error" in test and test["op"] in LENIENT_OPS:
         out.append(("lenient", case(test, errors="replace")))
     return out

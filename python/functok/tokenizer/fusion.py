@@ -159,14 +159,25 @@ class _Word:
         s = self.syms
         return [(s[i], s[i + 1]) for i in range(len(s) - 1) if self._legal(i)]
 
-    def merge(self, a: str, b: str) -> None:
-        """Apply the merge (a, b) left to right, as BPE does."""
-        s, i = self.syms, 0
+    def merge(self, a: str, b: str, k: int, changed: dict, where: dict) -> None:
+        """Apply the merge (a, b) left to right, as BPE does, adding to ``changed`` how the
+        count of each neighbouring pair moves, and word ``k`` to ``where`` of each new pair."""
+        s, n, i = self.syms, self.n, 0
         while i < len(s) - 1:
             if s[i] == a and s[i + 1] == b and self._legal(i):
+                if i > 0 and self._legal(i - 1):
+                    changed[(s[i - 1], a)] -= n
+                if i + 2 < len(s) and self._legal(i + 1):
+                    changed[(b, s[i + 2])] -= n
+                changed[(a, b)] -= n
                 s[i : i + 2] = [a + b]
                 self.owner[i : i + 2] = [max(self.owner[i], self.owner[i + 1])]
                 del self.cross[i]
+                for j in (i - 1, i):  # the pairs the new symbol makes with its neighbours
+                    if 0 <= j < len(s) - 1 and self._legal(j):
+                        pair = (s[j], s[j + 1])
+                        changed[pair] += n
+                        where[pair].add(k)
             i += 1
 
 
@@ -193,19 +204,8 @@ def fusion_merges(chains: Counter[tuple[str, ...]], tokens: dict[str, list[str]]
             break
         merges.append((a, b))
         changed: dict[tuple[str, str], int] = defaultdict(int)
-        for k in where.pop((a, b)):
-            w = words[k]
-            before = w.pairs()
-            w.merge(a, b)
-            after = w.pairs()
-            for p in before:
-                changed[p] -= w.n
-            for p in after:
-                changed[p] += w.n
-                where[p].add(k)
-            for p in set(before).difference(after):
-                if p != (a, b):
-                    where[p].discard(k)
+        for k in where.pop((a, b)):  # may list words that lost the pair: they do nothing
+            words[k].merge(a, b, k, changed, where)
         for p, d in changed.items():
             if d:
                 count[p] += d

@@ -1,0 +1,416 @@
+"""A functok tokenizer as a Hugging Face ``transformers`` tokenizer (``pip install 'functok[hf]'``).
+
+:class:`FunctokTokenizer` is a ``PreTrainedTokenizer`` (transformers 5's Python backend) around a
+:class:`functok.Tokenizer`: the ids are functok's, the text of ids is :meth:`functok.Tokenizer.decode`'s,
+and ``save_pretrained`` writes the functok tokenizer file (``functok.json``) beside the usual
+``tokenizer_config.json``. Importing this module registers the class with ``AutoTokenizer``
+(:func:`register`); a saved folder also carries a one-line ``tokenization_functok.py`` so that
+``AutoTokenizer.from_pretrained(folder, trust_remote_code=True)`` finds it without that import.
+
+>>> import functok
+>>> tok = functok.Tokenizer.train(iter(["Hello hello HELLO"] * 3), vocab_size=300, profile="compact",
+...                               fuse="frequent", show_progress=False)
+>>> hf = FunctokTokenizer(functok_tokenizer=tok)
+>>> batch = hf(["Hello", "Hi"], padding=True)
+>>> batch["input_ids"][0] == tok.encode("Hello").ids + [hf.pad_token_id] * 2, batch["attention_mask"]
+(True, [[1, 0, 0], [1, 1, 1]])
+>>> hf.batch_decode(batch["input_ids"], skip_special_tokens=True)
+['Hello', 'Hi']
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from transformers import AutoTokenizer, PreTrainedConfig, PreTrainedTokenizer
+from transformers.generation.streamers import BaseStreamer
+from transformers.tokenization_utils_base import BatchEncoding, PaddingStrategy, TruncationStrategy
+
+from ..tokenizer import ByteFallbackError, DecodeStream, TokenFormatError, Tokenizer, UnknownTokenIdError
+
+__all__ = ["FUNCTOK_FILE", "FunctokConfig", "FunctokDecodeStream", "FunctokStreamer", "FunctokTokenizer",
+           "register"]
+
+FUNCTOK_FILE = "functok.json"  # not tokenizer.json: AutoTokenizer would read that as a `tokenizers` file
+SHIM_MODULE = "tokenization_functok"
+
+# The role of a special token a functok tokenizer was trained with, recognized by its text.
+ROLE_NAMES = {
+    "bos_token": ("<s>", "<bos>", "<|bos|>", "<|begin_of_text|>", "<|startoftext|>", "[BOS]"),
+    "eos_token": ("</s>", "<eos>", "<|eos|>", "<|endoftext|>", "<|end_of_text|>", "[EOS]"),
+    "unk_token": ("<unk>", "<|unk|>", "[UNK]"),
+    "pad_token": ("<pad>", "<|pad|>", "[PAD]"),
+}
+# What the wrapper adds at the end of the vocabulary for a role the functok tokenizer has no token for.
+ADDED_NAMES = {"bos_token": "<|bos|>", "eos_token": "<|eos|>", "unk_token": "<|unk|>", "pad_token": "<|pad|>"}
+
+
+class FunctokConfig(PreTrainedConfig):
+    """The config class :func:`register` files :class:`FunctokTokenizer` under
+    (``AutoTokenizer.register`` takes one). It is no model's config: ``AutoTokenizer`` finds the
+    tokenizer by the ``tokenizer_class`` of ``tokenizer_config.json``, whatever the model."""
+
+    model_type = "functok"
+
+
+class FunctokTokenizer(PreTrainedTokenizer):
+    """A :class:`functok.Tokenizer` with the ``transformers`` tokenizer API.
+
+    Build it from a tokenizer (``FunctokTokenizer(functok_tokenizer=tok)``) or from the file of
+    one (``FunctokTokenizer("tokenizer.json")``); reload a saved folder with ``from_pretrained``.
+
+    **Ids.** Ids below ``vocab_size`` are the functok tokenizer's own; decoding gives the text back
+    exactly (the codec's normalization of it, NFC by default). ``len(self)`` also counts the added
+    special tokens.
+
+    **Special tokens.** Each of bos, eos, unk and pad is, in this order: the token passed in
+    (``bos_token=...``); else a special token of the functok tokenizer whose text names the role
+    (``<s>``, ``</s>``, ``<|endoftext|>``, ``<pad>``, ``<unk>``... see ``ROLE_NAMES``); else a new
+    token (``<|bos|>``, ``<|eos|>``, ``<|unk|>``, ``<|pad|>``) added *after* the vocabulary, at ids
+    ``vocab_size``, ``vocab_size + 1``... in the order bos, eos, unk, pad. The functok tokenizer
+    never needs unk (a character it lacks is written in byte-fallback tokens); ``transformers``
+    uses it for a token string it does not know. Every special token of the functok tokenizer is
+    a special token here too. ``special_tokens_pattern`` says which ones ``add_special_tokens``
+    puts around a sequence: ``"none"`` (the default, so that decode(encode(text)) is the text),
+    ``"bos"``, ``"eos"`` or ``"bos_eos"``.
+
+    **Overridden for the Python backend** (transformers 5 has no offsets path there): the encoding
+    of a text (``_encode_plus``: functok encodes the text between added tokens, so that
+    normalization and pre-tokens are functok's, and ``return_offsets_mapping=True`` gives the
+    offsets of :attr:`functok.Encoding.offsets`, ``(0, 0)`` for added special and pad tokens, and
+    survives truncation and padding on either side), ``_pad`` (pads the offsets) and ``_decode``
+    (:meth:`functok.Tokenizer.decode` between added tokens; ``errors="replace"`` by default, so a
+    malformed stream a model wrote decodes leniently; pass ``errors="strict"`` to raise).
+    """
+
+    vocab_files_names = {"functok_file": FUNCTOK_FILE}
+    model_input_names = ["input_ids", "attention_mask"]
+
+    def __init__(self, functok_file: str | os.PathLike | None = None, *,
+                 functok_tokenizer: Tokenizer | None = None, special_tokens_pattern: str = "none",
+                 clean_up_tokenization_spaces: bool = False, **kwargs: Any) -> None:
+        if (functok_file is None) == (functok_tokenizer is None):
+            raise ValueError("pass a functok tokenizer file or functok_tokenizer=, exactly one of them")
+        self.functok = functok_tokenizer if functok_tokenizer is not None else Tokenizer.from_file(functok_file)
+        self._functok_specials = dict(self.functok.special_tokens)
+        for role in ADDED_NAMES:
+            if kwargs.get(role) is None:
+                kwargs[role] = self._default_token(role)
+        kwargs.setdefault("auto_map", {"AutoTokenizer": [f"{SHIM_MODULE}.FunctokTokenizer", None]})
+        super().__init__(special_tokens_pattern=special_tokens_pattern,
+                         clean_up_tokenization_spaces=clean_up_tokenization_spaces, **kwargs)
+        self._auto_map = self.init_kwargs["auto_map"]
+        self.init_kwargs["special_tokens_pattern"] = special_tokens_pattern  # saved, and reloaded
+        # The functok tokenizer's other special tokens are special here too: cut out of text,
+        # skipped by skip_special_tokens.
+        self._add_tokens(sorted(set(self._functok_specials) - set(self.all_special_tokens),
+                                key=self._functok_specials.get), special_tokens=True)
+
+    @classmethod
+    def register_for_auto_class(cls, auto_class: str = "AutoTokenizer") -> None:
+        """Nothing to do: transformers calls this after loading the class as remote code, so
+        that the next ``save_pretrained`` copies the class's module into the folder. functok's
+        module is installed, not copied: each save writes the one-line shim (``save_vocabulary``)
+        that ``auto_map`` names, and this module registered the class on import."""
+        if auto_class != "AutoTokenizer":
+            raise ValueError(f"FunctokTokenizer registers with AutoTokenizer, not {auto_class}")
+
+    def _breaks_stream(self, id: int) -> bool:
+        """Is ``id`` an added token outside the functok vocabulary? Such a token ends the stream."""
+        return id in self._added_tokens_decoder and self.functok.id_to_token(id) is None
+
+    def _default_token(self, role: str) -> str:
+        for name in ROLE_NAMES[role]:
+            if name in self._functok_specials:
+                return name
+        return ADDED_NAMES[role]
+
+    # -- the vocabulary -------------------------------------------------------------------
+
+    @property
+    def vocab_size(self) -> int:
+        """The functok tokenizer's tokens (``len(self)`` adds the added tokens)."""
+        return self.functok.vocab_size
+
+    def get_vocab(self) -> dict[str, int]:
+        vocab = self.functok.get_vocab()
+        vocab.update(self._added_tokens_encoder)
+        return vocab
+
+    def _tokenize(self, text: str, **kwargs: Any) -> list[str]:
+        # Added tokens are already cut out of `text`: a special token's text left in it is text.
+        return self.functok.encode(text, disallowed_special=()).tokens
+
+    def _convert_token_to_id(self, token: str) -> int:
+        id = self.functok.token_to_id(token)
+        return self.unk_token_id if id is None else id
+
+    def _convert_id_to_token(self, index: int) -> str:
+        token = self.functok.id_to_token(index)
+        return self.unk_token if token is None else token
+
+    def convert_tokens_to_string(self, tokens: list[str]) -> str:
+        return self._decode(self.convert_tokens_to_ids(tokens))
+
+    def save_vocabulary(self, save_directory: str, filename_prefix: str | None = None) -> tuple[str, ...]:
+        """The functok tokenizer file, and the one-line module ``auto_map`` names."""
+        folder = Path(save_directory)
+        path = folder / ((f"{filename_prefix}-" if filename_prefix else "") + FUNCTOK_FILE)
+        self.functok.save(path)
+        shim = folder / f"{SHIM_MODULE}.py"
+        shim.write_text("# Written by functok's FunctokTokenizer.save_pretrained: AutoTokenizer's auto_map\n"
+                        "# loads the class from here with trust_remote_code=True (pip install 'functok[hf]').\n"
+                        "from functok.integrations.transformers import FunctokTokenizer  # noqa: F401\n",
+                        encoding="utf-8")
+        return (str(path), str(shim))
+
+    # -- encoding -------------------------------------------------------------------------
+
+    def ids_and_offsets(self, text: str, *, split_special_tokens: bool = False,
+                        offsets: bool = True) -> tuple[list[int], list[tuple[int, int]] | None]:
+        """The ids of ``text`` and the span of the text each comes from (None with
+        ``offsets=False``, which saves their cost): functok encodes each stretch between added
+        tokens (all of it with ``split_special_tokens=True``)."""
+        if not isinstance(text, str):
+            raise TypeError(f"expected str, not {type(text).__name__}")
+        parts = [text] if split_special_tokens else self.tokens_trie.split(text)
+        ids: list[int] = []
+        spans: list[tuple[int, int]] = []
+        start = 0
+        for part in parts:
+            added = None if split_special_tokens else self._added_tokens_encoder.get(part)
+            if added is not None:
+                ids.append(added)
+                spans.append((start, start + len(part)))
+            elif part:
+                encoding = self.functok.encode(part, disallowed_special=())
+                ids.extend(encoding.ids)
+                if offsets:
+                    spans.extend((a + start, b + start) for a, b in encoding.offsets)
+            start += len(part)
+        return ids, spans if offsets else None
+
+    def _encode_plus(self, text, text_pair=None, add_special_tokens: bool = True,
+                     padding_strategy: PaddingStrategy = PaddingStrategy.DO_NOT_PAD,
+                     truncation_strategy: TruncationStrategy = TruncationStrategy.DO_NOT_TRUNCATE,
+                     max_length: int | None = None, stride: int = 0, is_split_into_words: bool = False,
+                     pad_to_multiple_of: int | None = None, padding_side: str | None = None,
+                     return_tensors=None, return_token_type_ids: bool | None = None,
+                     return_attention_mask: bool | None = None, return_overflowing_tokens: bool = False,
+                     return_special_tokens_mask: bool = False, return_offsets_mapping: bool = False,
+                     return_length: bool = False, verbose: bool = True, **kwargs: Any) -> BatchEncoding:
+        """One text (or pair of texts) here; a batch, or ids or words given already split, go
+        to the Python backend, which calls this for each text of a batch."""
+        split_special_tokens = kwargs.pop("split_special_tokens", self.split_special_tokens)
+        options = dict(add_special_tokens=add_special_tokens, padding_strategy=padding_strategy,
+                       truncation_strategy=truncation_strategy, max_length=max_length, stride=stride,
+                       pad_to_multiple_of=pad_to_multiple_of, padding_side=padding_side,
+                       return_tensors=return_tensors, return_token_type_ids=return_token_type_ids,
+                       return_attention_mask=return_attention_mask,
+                       return_overflowing_tokens=return_overflowing_tokens,
+                       return_special_tokens_mask=return_special_tokens_mask, return_length=return_length,
+                       verbose=verbose)
+        if not isinstance(text, str) or not isinstance(text_pair, (str, type(None))) or is_split_into_words:
+            if return_offsets_mapping and not _is_batch_of_texts(text, text_pair, is_split_into_words):
+                raise NotImplementedError("return_offsets_mapping needs text (str), not ids or words")
+            return super()._encode_plus(text, text_pair, is_split_into_words=is_split_into_words,
+                                        return_offsets_mapping=return_offsets_mapping,
+                                        split_special_tokens=split_special_tokens, **options, **kwargs)
+        split = {"split_special_tokens": split_special_tokens, "offsets": return_offsets_mapping}
+        first = self.ids_and_offsets(text, **split)
+        second = None if text_pair is None else self.ids_and_offsets(text_pair, **split)
+        return self._prepare_with_offsets(first, second, return_offsets_mapping, options)
+
+    def _prepare_with_offsets(self, first, second, return_offsets_mapping: bool, options: dict) -> BatchEncoding:
+        """``prepare_for_model`` (special tokens, truncation, padding) with each id's offsets
+        carried along: it is run on markers (-1, -2, ...: negative, so never a token id) in
+        place of the ids, so that whatever it keeps, drops or adds, each kept marker names the
+        id and the offsets it stands for, and every other id was added (offsets ``(0, 0)``)."""
+        ids = first[0] + (second[0] if second else [])
+        offsets = (first[1] or []) + ((second[1] or []) if second else [])
+        markers = [-1 - k for k in range(len(ids))]
+        n = len(first[0])
+        prepared = self.prepare_for_model(
+            markers[:n], pair_ids=markers[n:] if second is not None else None,
+            add_special_tokens=options["add_special_tokens"], padding=PaddingStrategy.DO_NOT_PAD.value,
+            truncation=options["truncation_strategy"].value, max_length=options["max_length"],
+            stride=options["stride"],
+            return_token_type_ids=options["return_token_type_ids"], return_attention_mask=False,
+            return_overflowing_tokens=options["return_overflowing_tokens"],
+            return_special_tokens_mask=options["return_special_tokens_mask"], verbose=options["verbose"])
+        encoded = dict(prepared)
+        sequence = encoded["input_ids"]
+        encoded["input_ids"] = [ids[-1 - m] if m < 0 else m for m in sequence]
+        if "overflowing_tokens" in encoded:
+            encoded["overflowing_tokens"] = [ids[-1 - m] if m < 0 else m for m in encoded["overflowing_tokens"]]
+        if return_offsets_mapping:
+            encoded["offset_mapping"] = [offsets[-1 - m] if m < 0 else (0, 0) for m in sequence]
+        strategy = options["padding_strategy"]
+        if strategy != PaddingStrategy.DO_NOT_PAD or options["return_attention_mask"] is not False:
+            encoded = self.pad(encoded, padding=strategy.value, max_length=options["max_length"],
+                               pad_to_multiple_of=options["pad_to_multiple_of"],
+                               padding_side=options["padding_side"],
+                               return_attention_mask=options["return_attention_mask"])
+        if options["return_length"]:
+            encoded["length"] = len(encoded["input_ids"])
+        return BatchEncoding(dict(encoded), tensor_type=options["return_tensors"], prepend_batch_axis=True)
+
+    def _pad(self, encoded_inputs, max_length=None, padding_strategy=PaddingStrategy.DO_NOT_PAD,
+             pad_to_multiple_of=None, padding_side=None, return_attention_mask=None) -> dict:
+        """The backend's padding, and ``(0, 0)`` offsets for the pad tokens."""
+        offsets = encoded_inputs.pop("offset_mapping", None) if isinstance(encoded_inputs, dict) else None
+        padded = super()._pad(encoded_inputs, max_length=max_length, padding_strategy=padding_strategy,
+                              pad_to_multiple_of=pad_to_multiple_of, padding_side=padding_side,
+                              return_attention_mask=return_attention_mask)
+        if offsets is not None:
+            fill = [(0, 0)] * (len(padded[self.model_input_names[0]]) - len(offsets))
+            side = padding_side or self.padding_side
+            padded["offset_mapping"] = fill + list(offsets) if side == "left" else list(offsets) + fill
+        return padded
+
+    # -- decoding -------------------------------------------------------------------------
+
+    def _decode(self, token_ids: int | Sequence[int], skip_special_tokens: bool = False,
+                clean_up_tokenization_spaces: bool | None = None, errors: str = "replace",
+                **kwargs: Any) -> str:
+        """:meth:`functok.Tokenizer.decode` of the ids between added tokens (which end a stretch
+        of the stream, as functok's own special tokens do), and each added token's text unless it
+        is special and ``skip_special_tokens`` is true."""
+        ids = [token_ids] if isinstance(token_ids, int) else list(map(int, token_ids))
+        breaks = {i for i in self._added_tokens_decoder if self.functok.id_to_token(i) is None}
+        out: list[str] = []
+        start = 0  # of the run of ids functok decodes next
+        for index in [k for k, id in enumerate(ids) if id in breaks] + [len(ids)]:
+            try:
+                out.append(self.functok.decode(ids[start:index], errors=errors,
+                                               skip_special_tokens=skip_special_tokens))
+            except _ID_ERRORS as error:
+                raise _counted_from(error, start) from None
+            start = index + 1
+            token = self._added_tokens_decoder.get(ids[index]) if index < len(ids) else None
+            if token is not None and not (skip_special_tokens and token.special):
+                out.append(token.content)
+        text = "".join(out)
+        if clean_up_tokenization_spaces is None:
+            clean_up_tokenization_spaces = self.clean_up_tokenization_spaces
+        return self.clean_up_tokenization(text) if clean_up_tokenization_spaces else text
+
+    def decode_stream(self, *, skip_special_tokens: bool = False, errors: str = "replace") -> FunctokDecodeStream:
+        """A :class:`FunctokDecodeStream`: the text of ids as they arrive (generation)."""
+        return FunctokDecodeStream(self, skip_special_tokens=skip_special_tokens, errors=errors)
+
+
+class FunctokDecodeStream:
+    """:class:`functok.DecodeStream` for a :class:`FunctokTokenizer`'s ids, added tokens included.
+
+    ``step(id)`` returns the text that has become final (or None), ``finish()`` the rest; their
+    concatenation is ``tokenizer.decode(ids)`` (same ``errors`` and ``skip_special_tokens``). An
+    added token ends the functok stream before it, as a special token does.
+
+    ``prefill(ids)`` takes a prompt's ids before the generated ones and returns the text of them
+    that is already final. The ids' text is then ``prefill(prompt) + step(g1) + ... + finish()``:
+    what ``step`` returns after a prefill can begin with the end of the prompt's text, when the
+    prompt left it open (a repeat whose text may still grow, held under ``errors="replace"``,
+    or an unfinished UTF-8 sequence of byte-fallback ids).
+    """
+
+    def __init__(self, tokenizer: FunctokTokenizer, *, skip_special_tokens: bool = False,
+                 errors: str = "replace") -> None:
+        self._tokenizer = tokenizer
+        self._options = {"skip_special_tokens": skip_special_tokens, "errors": errors}
+        self._stream = DecodeStream(tokenizer.functok, **self._options)
+        self._index = 0  # ids taken so far
+        self._start = 0  # the index of the first id of the current functok stream
+
+    def prefill(self, ids: Iterable[int]) -> str:
+        return "".join(self.step(int(i)) or "" for i in ids)
+
+    def step(self, id: int) -> str | None:
+        tokenizer = self._tokenizer
+        self._index += 1
+        if not tokenizer._breaks_stream(id):
+            try:
+                return self._stream.step(id)
+            except _ID_ERRORS as error:
+                raise _counted_from(error, self._start) from None
+        out = self.finish()
+        self._stream = DecodeStream(tokenizer.functok, **self._options)
+        self._start = self._index
+        token = tokenizer._added_tokens_decoder[id]
+        if not (self._options["skip_special_tokens"] and token.special):
+            out += token.content
+        return out or None
+
+    def finish(self) -> str:
+        try:
+            return self._stream.finish()
+        except _ID_ERRORS as error:
+            raise _counted_from(error, self._start) from None
+
+
+class FunctokStreamer(BaseStreamer):
+    """A streamer for ``model.generate(..., streamer=FunctokStreamer(tokenizer))``: the text of
+    the generated ids as it becomes final (:class:`FunctokDecodeStream`), to ``on_text`` or, by
+    default, printed. ``generate`` first puts the prompt's ids: they are the prefill, their text
+    shown only with ``skip_prompt=False``. Batches of one sequence only, as ``TextStreamer``."""
+
+    def __init__(self, tokenizer: FunctokTokenizer, *, skip_prompt: bool = True, skip_special_tokens: bool = True,
+                 errors: str = "replace", on_text=None) -> None:
+        self.tokenizer = tokenizer
+        self.skip_prompt = skip_prompt
+        self._options = {"skip_special_tokens": skip_special_tokens, "errors": errors}
+        self.on_text = on_text or (lambda text: print(text, end="", flush=True))
+        self._stream: FunctokDecodeStream | None = None
+
+    def put(self, value) -> None:
+        ids = value.tolist() if hasattr(value, "tolist") else list(value)
+        if ids and isinstance(ids[0], list):
+            if len(ids) > 1:
+                raise ValueError("FunctokStreamer streams one sequence: a batch of one")
+            ids = ids[0]
+        if self._stream is None:  # the prompt
+            self._stream = self.tokenizer.decode_stream(**self._options)
+            self._emit(self._stream.prefill(ids), show=not self.skip_prompt)
+            return
+        for id in ids:
+            self._emit(self._stream.step(int(id)))
+
+    def end(self) -> None:
+        if self._stream is not None:
+            self._emit(self._stream.finish())
+        self._stream = None  # the next generate() starts again with a prompt
+
+    def _emit(self, text: str | None, show: bool = True) -> None:
+        if text and show:
+            self.on_text(text)
+
+
+_ID_ERRORS = (TokenFormatError, UnknownTokenIdError, ByteFallbackError)
+
+
+def _counted_from(error, start: int):
+    """An error of ids decoded from index ``start`` on, its ``id_index`` counted from the first id."""
+    if start == 0:
+        return error
+    cls, args = error.__reduce__()  # every id error's last field is its id_index
+    return cls(*args[:-1], args[-1] + start)
+
+
+def _is_batch_of_texts(text, text_pair, is_split_into_words: bool) -> bool:
+    """Is this a batch the backend splits into texts (each then comes back to ``_encode_plus``)?"""
+    texts = text if isinstance(text, (list, tuple)) else None
+    return (not is_split_into_words and bool(texts) and all(isinstance(t, (str, tuple, list)) for t in texts)
+            and not isinstance(texts[0], int))
+
+
+def register() -> None:
+    """Register :class:`FunctokTokenizer` with ``AutoTokenizer`` (done on import; idempotent), so
+    that ``AutoTokenizer.from_pretrained(folder)`` loads a saved folder whose
+    ``tokenizer_config.json`` names it, whatever the model's config."""
+    AutoTokenizer.register(FunctokConfig, tokenizer_class=FunctokTokenizer, exist_ok=True)
+
+
+register()
