@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// The conformance runner protocol (conformance/PROTOCOL.md, 1.1.0) over stdin/stdout: one JSON
+// The conformance runner protocol (conformance/PROTOCOL.md, 1.2.0) over stdin/stdout: one JSON
 // object per line. Run: functok conformance --command "node js/bin/conformance.mjs"
 import { createInterface } from 'node:readline';
 import * as functok from '../src/index.mjs';
 
 
-const PROTOCOL_VERSION = '1.1.0';
+const PROTOCOL_VERSION = '1.2.0';
 
 // JSON.stringify writes lone surrogates as \udXXX escapes (well-formed JSON.stringify, ES2019)
 // and every other character raw; escape the non-ASCII ones too, as the runner does.

@@ -1,4 +1,4 @@
-// functok for JavaScript: the Functionalizer format (spec 1.1.0), written from spec/SPEC.md.
+// functok for JavaScript: the Functionalizer format (spec 1.2.0), written from spec/SPEC.md.
 export { SPEC_VERSION, UNICODE_VERSION } from './tables.mjs';
 export { encode, pieces, pretokens, FUSE_MODES, Instruction, FEATURES, PROFILES, FOLDS, CASES, DEFAULT_PROFILE, encoderOptions } from './encode.mjs';
 export { decode, DEFAULT_MAX_OUTPUT } from './decode.mjs';

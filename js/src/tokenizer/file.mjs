@@ -130,7 +130,7 @@ export function checkHeader(header, file = '<object>') {
   c.get(header, at, 'alphabet', `${JSON.stringify(ALPHABET)} (unknown alphabet)`, (v) => v === ALPHABET, ALPHABET);
   // `fuse` (spec 9): absent, it is what split_operators says ("none" when true, "all" when false)
   const fuse = c.get(header, at, 'fuse', `one of ${FUSE_MODES.join(', ')} (unknown fuse mode)`, (v) => FUSE_MODES.includes(v), null);
-  // with both, they must agree: split_operators is false exactly for "all" (as Python; SPEC-GAPS G26)
+  // with both, they must agree: split_operators is false exactly for "all" (spec 14.2)
   if (fuse !== null && (fuse !== 'all') !== splitOperators) {
     c.fail(field(at, 'fuse'), `fuse ${JSON.stringify(fuse)} contradicts split_operators ${splitOperators}: expected split_operators false for "all" and true otherwise`);
   }
