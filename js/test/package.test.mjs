@@ -17,6 +17,7 @@ test('package.json: name, version, license, exports, types, files; no runtime de
   assert.equal(manifest.type, 'module');
   assert.equal(manifest.exports['.'].types, './index.d.ts');
   assert.equal(manifest.exports['.'].default, './src/index.mjs');
+  assert.equal(manifest.exports['./codec'].default, './src/codec.mjs');
   assert.equal(manifest.types, './index.d.ts');
   assert.deepEqual(Object.keys(manifest.dependencies ?? {}), []);
 });
@@ -33,6 +34,8 @@ test('npm pack, offline install into an empty folder, use from Node ESM', { time
   writeFileSync(join(app, 'main.mjs'), `
 import { encode, decode, pieces, FormatError, Tokenizer, DecodeStream, VERSION, SPEC_VERSION } from 'functok';
 import manifest from 'functok/package.json' with { type: 'json' };
+import * as codec from 'functok/codec';
+if (codec.encode !== encode || 'Tokenizer' in codec) throw new Error('functok/codec is the codec alone');
 const tok = Tokenizer.fromFile('tokenizer.json');
 const ids = tok.encode('Héllo World', { segmentation: 'optimal' }).ids;
 let error = null;
