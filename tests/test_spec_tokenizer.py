@@ -4,9 +4,11 @@ functok's priority-queue BPE, and the spec's byte-run decoding gives Python's "r
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import functok
 from functok.tokenizer.bpe import BPE, byte_fallback_token
 
 ALPHABET = "abc"  # few symbols, so that merges, ties and overlaps are frequent
@@ -78,3 +80,19 @@ def test_byte_runs_decode_by_maximal_subparts_as_spec_14_6_says(data):
                 b"\xed\xa0\x80": "\ufffd" * 3}
     for run, want in examples.items():
         assert run.decode("utf-8", "replace") == want
+
+
+def test_a_format_error_offset_counts_from_the_start_of_the_text():
+    """Spec 14.4: a lone surrogate after an allowed special token is reported at its index in the
+    whole text, not in its stretch."""
+    tok = functok.Tokenizer.train(iter(["ab <s> ab"] * 5), vocab_size=300, special_tokens=["<s>"],
+                                  show_progress=False)
+    with pytest.raises(functok.FormatError) as caught:
+        tok.encode("<s>a\ud800", allowed_special="all")
+    assert (caught.value.kind, caught.value.offset) == ("lone-surrogate", 4)
+
+
+def test_an_unknown_allowed_special_token_is_refused_without_special_tokens():
+    tok = functok.Tokenizer.train(iter(["ab ab"] * 5), vocab_size=300, show_progress=False)
+    with pytest.raises(ValueError, match="not special tokens of this tokenizer"):
+        tok.encode("x", allowed_special={"<q>"})

@@ -76,7 +76,7 @@ def check_header(header: Any, file: str = "<dict>") -> dict:
 
 
 def _check_fuse(c: Checker, header: dict, at: str, split_operators: bool) -> None:
-    """Spec 11.3: ``fuse`` (since 1.2.0) names the pre-token rule; a file without it (every
+    """Spec 14.2: ``fuse`` (since 1.2.0) names the pre-token rule; a file without it (every
     older file) has the rule its ``split_operators`` names, and a file with both must agree."""
     fuse = c.get(header, at, "fuse", f"one of {FUSE_MODES} (unknown fuse mode)",
                  lambda v: isinstance(v, str) and v in FUSE_MODES, default=None)
@@ -86,7 +86,7 @@ def _check_fuse(c: Checker, header: dict, at: str, split_operators: bool) -> Non
 
 
 def fuse_of(header: dict) -> str:
-    """The pre-token rule a checked header records (spec 9, 11.3)."""
+    """The pre-token rule a checked header records (spec 9, 14.2)."""
     return header.get("fuse") or fuse_mode(None, header["split_operators"])
 
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..decode import DEFAULT_MAX_OUTPUT
+from ..errors import FormatError
 from . import train as training
 from .decoding import TokenTable, decode_ids
 from ..pretokenize import fuse_mode
@@ -63,7 +64,7 @@ class Tokenizer:
         """``source`` names the tokenizer's origin (its file) in a :class:`TokenizerFileError`.
         ``profile`` is the encoder profile of the pre-tokens (:data:`functok.PROFILES`, spec 6.6)
         and ``fuse`` their rule (:data:`functok.FUSE_MODES`, spec 9; without it
-        ``split_operators`` picks ``"none"`` or ``"all"``), both recorded in the file (spec 11.3)."""
+        ``split_operators`` picks ``"none"`` or ``"all"``), both recorded in the file (spec 14.2)."""
         fuse = fuse_mode(fuse, split_operators)
         split_operators = fuse != "all"
         self.header = check_header(
@@ -244,11 +245,17 @@ class Tokenizer:
         options = {"segmentation": segmentation, "tie_break": tie_break, "reachable_only": reachable_only}
         parts = self.special.split(text, allowed_special, disallowed_special)  # 1. special tokens
         ids: list[int] = []
+        at = 0  # where the part starts in the text: a FormatError's offset counts from there (14.4)
         for part in parts:
             if isinstance(part, int):
                 ids.append(part)
-            else:
+                at += len(self.special.text_of[part])
+                continue
+            try:
                 ids.extend(self._encode_ordinary(part, options))
+            except FormatError as exc:
+                raise FormatError(exc.kind, exc.offset + at, exc.message) from None
+            at += len(part)
         return Encoding(self, text, parts, ids, options)
 
     def encode_batch(self, texts: Iterable[str], **options) -> list[Encoding]:

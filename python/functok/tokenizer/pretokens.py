@@ -45,12 +45,12 @@ class SpecialTokens:
         ``()``: none, so it is ordinary text)."""
         if not isinstance(text, str):
             raise TypeError(f"expected str, not {type(text).__name__}")
-        if self._pattern is None:
-            return [text] if text else []
         allowed = set(self.ids) if allowed == "all" else set(allowed)
         unknown = allowed - set(self.ids)
         if unknown:
             raise ValueError(f"not special tokens of this tokenizer: {sorted(unknown)}")
+        if self._pattern is None:
+            return [text] if text else []
         disallowed = set(self.ids) - allowed if disallowed == "all" else set(disallowed)
         parts: list[str | int] = []
         start = 0
@@ -81,7 +81,7 @@ class CodecPreTokenizer:
         self.normalize = normalize
         self.splitter = splitter
         self.fuse = fuse_mode(fuse, split_operators)
-        self.split_operators = self.fuse != "all"  # what 1.0 files record (spec 11.3)
+        self.split_operators = self.fuse != "all"  # what 1.0 files record (spec 14.2)
         self.profile = profile
 
     def __call__(self, text: str) -> list[str]:
