@@ -204,6 +204,39 @@ CASES += [
 ]
 
 
+# --- cases: the tokenizer on one giant pre-token (Tokenizer.encode) -------------------------
+
+_TOKENIZER: list = []  # trained once, on first use
+
+
+def _chain_tokenizer():
+    if not _TOKENIZER:
+        from functok import Tokenizer
+
+        texts = ["The Cat sat. HELLO WORLD. Hello World! the cat"] * 50
+        _TOKENIZER.append(Tokenizer.train(iter(texts), vocab_size=320, profile="paper", fuse="frequent",
+                                          show_progress=False))
+    return _TOKENIZER[0]
+
+
+def _tokenize(segmentation: str) -> Callable[[str], int]:
+    def run(text: str) -> int:
+        from functok.encode import clear_caches
+
+        tok = _chain_tokenizer()
+        tok.vocabulary.clear_caches()  # hostile input is met cold
+        clear_caches()
+        return len(tok.encode(text, segmentation=segmentation).ids)
+    return run
+
+
+_CHAIN_SIZES = (1 << 17, 1 << 18, 1 << 19)  # code points
+CASES += [
+    Case(f"tokenizer-encode-chain-{seg}", lambda n: "A B " * (n // 4), _tokenize(seg), _CHAIN_SIZES, 5.0,
+         f"Tokenizer.encode ({seg}): capitals and spaces, one context chain (fuse=frequent, spec 9.4)")
+    for seg in ("greedy", "optimal")
+]
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -1,4 +1,4 @@
-// Type declarations for functok (JavaScript), written by hand. Spec: spec/SPEC.md 1.1.0.
+// Type declarations for functok (JavaScript), written by hand. Spec: spec/SPEC.md 1.2.0.
 
 /** The format version this package implements (spec 11.1). */
 export const SPEC_VERSION: string;
@@ -158,3 +158,163 @@ export interface SegmentOptions {
 
 /** Minimum-token segmentation of one pre-token (spec 10.2, 10.3): the token strings. */
 export function segment(pretoken: string, vocabulary: Vocabulary, options?: SegmentOptions): string[];
+
+// --- The tokenizer (functok tokenizer files, spec 11.2; greedy BPE and optimal segmentation, spec 10) ---
+
+export type Segmentation = 'greedy' | 'optimal';
+export const SEGMENTATIONS: readonly Segmentation[];
+/** The tokenizer file format version this package reads. */
+export const TOKENIZER_FORMAT_VERSION: 1;
+export const BYTE_TOKENS: readonly string[];
+
+/** A tokenizer file that cannot be read: `where` is a JSON path such as `$.functok.fuse` (or `line 3`, or null). */
+export class TokenizerFileError extends Error {
+  readonly name: 'TokenizerFileError';
+  readonly file: string;
+  readonly where: string | null;
+  readonly problem: string;
+}
+/** An id that is not in the vocabulary. Python: UnknownTokenIdError (a ValueError). */
+export class UnknownTokenIdError extends RangeError {
+  readonly id: number;
+  /** Position of the id in the ids. Python: `id_index`. */
+  readonly idIndex: number;
+}
+/** Byte-fallback ids that are not UTF-8. */
+export class ByteFallbackError extends Error {
+  readonly bytes: number[];
+  readonly reason: string;
+  readonly idIndex: number;
+}
+/** A FormatError in the stream of ids; `offset` counts code points since the last special token. */
+export class TokenFormatError extends FormatError {
+  readonly idIndex: number;
+}
+/** A pre-token the vocabulary cannot spell (a symbol with no token and no byte fallback). */
+export class SegmentationError extends Error {}
+
+export interface TokenizerEncodeOptions {
+  /** Default 'greedy'. */
+  segmentation?: Segmentation;
+  /** For 'optimal': default 'leftmost-longest'. Python: `tie_break`. */
+  tieBreak?: TieBreak;
+  /** For 'optimal': only tokens the merges build. Python: `reachable_only`. */
+  reachableOnly?: boolean;
+  /** Special tokens whose text becomes the special token: 'all' or a list (default none). Python: `allowed_special`. */
+  allowedSpecial?: 'all' | Iterable<string>;
+  /** Special tokens whose text throws: 'all' (default: every one not allowed) or a list ([]: ordinary text). Python: `disallowed_special`. */
+  disallowedSpecial?: 'all' | Iterable<string>;
+}
+
+export interface TokenizerDecodeOptions {
+  /** 'strict' (default): the first error in id order; 'replace': U+FFFD, never throws. */
+  errors?: 'strict' | 'replace';
+  /** Python: `skip_special_tokens`. */
+  skipSpecialTokens?: boolean;
+  /** Per stretch between special tokens (spec 7.8). Python: `max_output`. */
+  maxOutput?: number;
+}
+
+/** The ids of one encode call. */
+export class Encoding {
+  readonly ids: number[];
+  /** The token of each id. */
+  readonly tokens: (string | null)[];
+  readonly length: number;
+}
+
+export interface TokenizerSettings {
+  splitter?: Splitter;
+  normalize?: Normalize;
+  profile?: ProfileName;
+  fuse?: FuseMode;
+  /** Read when `fuse` is absent: true is 'none', false is 'all'. */
+  splitOperators?: boolean;
+  specVersion?: string;
+  /** Names the tokenizer in a TokenizerFileError. */
+  source?: string;
+}
+
+/** A functok tokenizer file put to work. Python: `functok.Tokenizer`. */
+export class Tokenizer {
+  /** `hf`: the tokenizer.json part of a file, parsed. */
+  constructor(hf: object, settings?: TokenizerSettings);
+  /** From the parsed file `{ functok: header, tokenizer: tokenizer.json }`. Python: `from_data`. */
+  static fromJSON(data: unknown, source?: string): Tokenizer;
+  /** From the file's text. Python: `from_str`. */
+  static fromStr(text: string, options?: { source?: string }): Tokenizer;
+  /** From a file (Node only). Python: `from_file`. */
+  static fromFile(path: string): Tokenizer;
+  /** The file's text. Python: `to_str`. */
+  toStr(options?: { indent?: number }): string;
+  readonly header: Record<string, unknown>;
+  readonly fuse: FuseMode;
+  readonly profile: ProfileName;
+  readonly vocabSize: number;
+  readonly specialTokens: Map<string, number>;
+  /** The codec's pre-tokens of text under the file's settings. */
+  readonly preTokenizer: (text: string) => string[];
+  readonly vocabulary: TokenVocabulary;
+  tokenToId(token: string): number | null;
+  idToToken(id: number): string | null;
+  getVocab(): Record<string, number>;
+  encode(text: string, options?: TokenizerEncodeOptions): Encoding;
+  encodeBatch(texts: Iterable<string>, options?: TokenizerEncodeOptions): Encoding[];
+  decode(ids: Iterable<number>, options?: TokenizerDecodeOptions): string;
+  decodeBatch(batch: Iterable<Iterable<number>>, options?: TokenizerDecodeOptions): string[];
+}
+
+/** Incremental decoding: what step() and finish() return concatenates to Tokenizer.decode of the same ids. */
+export class DecodeStream {
+  constructor(tokenizer: Tokenizer, options?: TokenizerDecodeOptions);
+  /** Take one id; the text that has become final, or null. */
+  step(id: number): string | null;
+  /** The rest of the text once the ids end (throws in strict mode on an error). */
+  finish(): string;
+}
+
+export interface VocabularyEncodeOptions {
+  segmentation?: Segmentation;
+  tieBreak?: TieBreak;
+  reachableOnly?: boolean;
+}
+
+/** A merge model's tokens, pre-tokenizer and both segmentations (Python: functok.tokenizer.vocabulary.Vocabulary). */
+export class TokenVocabulary {
+  readonly name: string;
+  /** Token -> id (a tiktoken vocabulary's tokens are byte strings: one char per byte). */
+  readonly tokens: Map<string, number>;
+  readonly specialTokens: Map<string, number>;
+  /** 'characters' or 'byte-level'. */
+  readonly alphabet: string;
+  readonly byteFallback: boolean;
+  readonly size: number;
+  preTokenize(text: string): string[];
+  /** All ids of text: its pre-tokens' ids, concatenated. */
+  encode(text: string, options?: VocabularyEncodeOptions): number[];
+  /** The ids of one pre-token. */
+  ids(pretoken: string, options?: VocabularyEncodeOptions): number[];
+  encodePretokens(pretokens: Iterable<string>, options?: VocabularyEncodeOptions): number[];
+  /** Forget the cached ids. */
+  clearCache(): void;
+}
+
+/** Hugging Face BPE (greedy: lowest merge rank, then leftmost; byte fallback). */
+export class BPE {
+  constructor(vocab: Map<string, number>, merges: [string, string][], options?: { byteFallback?: boolean; ignoreMerges?: boolean; unkToken?: string | null; fuseUnk?: boolean });
+  tokenize(word: string): number[];
+}
+/** tiktoken's byte-pair merge over ranks (Map byte string -> rank). */
+export class TiktokenBPE {
+  constructor(ranks: Map<string, number>);
+  tokenize(piece: string): number[];
+}
+
+/** Pre-tokenizers by name, over the pinned tables: 'gpt2', 'llama3', 'paper'. */
+export const PATTERNS: Readonly<Record<'gpt2' | 'llama3' | 'paper', (text: string) => string[]>>;
+/** A Hugging Face tokenizer.json (text or parsed) with a BPE model. */
+export function loadHF(source: string | object, options?: { preTokenizer?: (text: string) => string[]; name?: string }): TokenVocabulary;
+/** tiktoken ranks: a rank file's text or bytes, or js-tiktoken's packed ranks object (e.g. `js-tiktoken/ranks/gpt2`). */
+export function loadTiktoken(source: string | Uint8Array | { bpe_ranks: string; special_tokens?: Record<string, number> },
+  options?: { pattern?: 'gpt2' | 'llama3' | 'paper' | ((text: string) => string[]); specialTokens?: Map<string, number> | Record<string, number>; name?: string }): TokenVocabulary;
+export function readTiktokenRanks(source: string | Uint8Array | { bpe_ranks: string }, name?: string): Map<string, number>;

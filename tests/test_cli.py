@@ -28,6 +28,18 @@ def test_encode_argument_and_escape(capsys):
     assert capsys.readouterr().out == "\\ue102\\ue001\\ue100\\ue000hello"
 
 
+def test_encode_and_inspect_take_a_profile(capsys):
+    assert encode("HELLO   x", profile="compact") != encode("HELLO   x")  # so the option shows
+    assert main(["encode", "--escape", "--profile", "compact", "HELLO   x"]) == 0
+    assert capsys.readouterr().out == escape_private_use(encode("HELLO   x", profile="compact"))
+    assert main(["inspect", "--profile", "compact", "MAX_SIZE"]) == 0
+    shown = capsys.readouterr().out
+    assert "profile=compact" in shown and "UPPERCASE(0,3)" in shown and "round trip: exact" in shown
+    with pytest.raises(SystemExit) as exit:
+        main(["encode", "--profile", "tiny", "x"])
+    assert exit.value.code == 2
+
+
 def test_encode_and_decode_through_stdin():
     text = "Ünïcödé, ÇA VA? Sooooo good!!!\n\tdef f(): pass\n"
     encoded = run_cli("encode", stdin=text.encode())

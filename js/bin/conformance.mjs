@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// The conformance runner protocol (conformance/PROTOCOL.md, 1.1.0) over stdin/stdout: one JSON
+// The conformance runner protocol (conformance/PROTOCOL.md, 1.2.0) over stdin/stdout: one JSON
 // object per line. Run: functok conformance --command "node js/bin/conformance.mjs"
 import { createInterface } from 'node:readline';
 import * as functok from '../src/index.mjs';
 
 
-const PROTOCOL_VERSION = '1.1.0';
+const PROTOCOL_VERSION = '1.2.0';
 
 // JSON.stringify writes lone surrogates as \udXXX escapes (well-formed JSON.stringify, ES2019)
 // and every other character raw; escape the non-ASCII ones too, as the runner does.
@@ -16,6 +16,20 @@ const asciiJson = (value) => JSON.stringify(value).replace(/[\u007f-\uffff]/g,
 // vector states them; absent, the profile's).
 const encoderOptions = (o) => ({ normalize: o.normalize, splitter: o.splitter, profile: o.profile ?? 'paper',
   fold: o.fold, case: o.case });
+
+// The tokenizer files of the vectors, parsed once each.
+const tokenizers = new Map();
+function tokenizerOf(data) {
+  const key = JSON.stringify(data);
+  let t = tokenizers.get(key);
+  if (t === undefined) { t = functok.Tokenizer.fromJSON(data, 'vector tokenizer'); tokenizers.set(key, t); }
+  return t;
+}
+
+/** A detokenize error as the protocol reports it: the kind and the id index. */
+class IdIndexed extends Error {
+  constructor(kind, idIndex) { super(kind); this.kind = kind; this.idIndex = idIndex; }
+}
 
 function run(v) {
   const o = v.options;
@@ -42,6 +56,20 @@ function run(v) {
         tieBreak: o.tie_break ?? 'leftmost-longest', reachableOnly: o.reachable_only ?? false,
       });
     }
+    case 'tokenize':
+      return tokenizerOf(o.tokenizer).encode(v.input, {
+        segmentation: o.segmentation ?? 'greedy', tieBreak: o.tie_break ?? 'leftmost-longest', reachableOnly: o.reachable_only ?? false,
+        allowedSpecial: o.allowed_special ?? [], disallowedSpecial: o.disallowed_special ?? 'all',
+      }).ids;
+    case 'detokenize':
+      try {
+        return tokenizerOf(o.tokenizer).decode(v.input, { errors: o.errors, maxOutput: o.max_output, skipSpecialTokens: o.skip_special_tokens ?? false });
+      } catch (e) { // spec 14.6: the error's kind and its id index (protocol 1.2.0: `offset` is the id index)
+        if (e instanceof functok.TokenFormatError || e instanceof functok.UnknownTokenIdError || e instanceof functok.ByteFallbackError) {
+          throw new IdIndexed(e.kind, e.idIndex);
+        }
+        throw e;
+      }
     default:
       return undefined;
   }
@@ -63,6 +91,7 @@ function answer(request) {
     if (output === undefined) return { seq, skipped: `op ${v.op} is not implemented` };
     return { seq, result: { output } };
   } catch (e) {
+    if (e instanceof IdIndexed) return { seq, result: { error: { kind: e.kind, offset: e.idIndex } } };
     if (e instanceof functok.FormatError) return { seq, result: { error: { kind: e.kind, offset: e.offset } } };
     return { seq, errored: String(e && e.stack || e) };
   }

@@ -310,6 +310,19 @@ for (const c of DECOMP13.keys()) if (c < 0x10000) SPECIAL[c] |= 2;
 SPECIAL.fill(8, 0xd800, 0xe000);
 SPECIAL.fill(8, 0xe000, 0xf000);
 
+/** hasRepeat over a string's code units. */
+function hasRepeatIn(s, lo, hi) {
+  for (let L = 1; L <= 8 && 3 * L <= hi - lo; L++) {
+    const need = 2 * L;
+    let run = 0;
+    for (let m = lo; m + L < hi; m++) {
+      if (s.charCodeAt(m) !== s.charCodeAt(m + L)) run = 0;
+      else if (++run >= need) return true;
+    }
+  }
+  return false;
+}
+
 /**
  * Whether a[lo:hi] holds a unit of 1..8 code units three times in a row (a unit of L at k
  * repeats three times exactly when a[m] === a[m + L] for the 2L positions m from k). Without
@@ -427,15 +440,17 @@ export function encode(text, { normalize = 'nfc', splitter = 'llama3', profile =
     const end = pieceEnd(t, start, n, digits);
     const len = end - start;
     if (j + len > buf.length) buf = grow(buf, j + len);
-    let special = 0, h = len;
+    let special = 0;
     for (let i = start, k = j; i < end; i++, k++) {
       const c = t.charCodeAt(i);
       buf[k] = c;
       special |= SPECIAL[c];
-      h = (Math.imul(h, 0x01000193) ^ c) | 0;
     }
     if ((special & mask) === 0 && (!repeats || len < 3 || !hasRepeat(buf, j, j + len))) j += len;
     else {
+      // hashed only here: most pieces encode to themselves and need no table
+      let h = len;
+      for (let k = j, e = j + len; k < e; k++) h = (Math.imul(h, 0x01000193) ^ buf[k]) | 0;
       h ^= h >>> 15;
       h = Math.imul(h, 0x2c1b3c6d);
       h ^= h >>> 12;
@@ -472,13 +487,16 @@ export function pretokens(text, { normalize = 'nfc', splitter = 'llama3', splitO
   const cfg = configOf(features, profile, fold, caseOption);
   const digits = digitsOf(splitter);
   const t = normalized(text, normalize);
-  const ends = splitEnds(t, digits);
   const cache = cacheFor(cfg);
+  const mask = 8 | (cfg & (F_CASE | F_MARKS)), repeats = (cfg & F_REPEAT) !== 0 && (cfg & FOLD_NONE) === 0;
   const out = [];
-  let start = 0;
-  for (let k = 0; k < ends.length; k++) {
-    const piece = t.slice(start, ends[k]);
-    start = ends[k];
+  for (let start = 0, end = 0, n = t.length; start < n; start = end) {
+    end = pieceEnd(t, start, n, digits);
+    const piece = t.slice(start, end);
+    // a piece that encodes to itself (the usual case, as in encode) is its own pre-token
+    let special = 0;
+    for (let i = start; i < end; i++) special |= SPECIAL[t.charCodeAt(i)];
+    if ((special & mask) === 0 && (!repeats || end - start < 3 || !hasRepeatIn(t, start, end))) { out.push(piece); continue; }
     let hit = cache.get(piece);
     if (hit === undefined) { hit = encodePieceString(piece, cfg); cache.set(piece, hit); }
     if (mode === 'frequent') {
@@ -533,3 +551,15 @@ export function pieces(text, { normalize = 'nfc', splitter = 'llama3', profile =
   }
   return out;
 }
+
+// Type feedback for every branch of the encoder before real text arrives: without it, the first
+// long text deoptimizes the hot loop each time it meets a kind of piece it has not seen (a
+// capital, a mark, a repeat, an escape, a supplementary code point), and runs in the
+// interpreter until it is optimized again (measured: a cold first pass at about 60% of a warm one).
+const WARM = "Hello World, naïve CAFÉ 123 4567 don't WE'LL x  = 1;\n\t\tif (a) {\n        return 'ok'\n    }\r\n"
+  + 'aaa abcabcabc ÀÉÎÕÜ ǅ ẞ İstanbul 漢字 😀 \ue100\uefff ----- ==== ____ \u3000\u3000 HTTPServer MAX_SIZE Ω ﬁ é\u0301 e\u0308';
+for (const text of [WARM, ...WARM.split(/(?<=[ \n'])/), "'s 'LL 're 've 'd 'm 't", '12345678 x1 😀😀😀 \ud83d\ude00a']) {
+  encode(text);
+  encode(text, { profile: 'compact', splitter: 'paper' });
+}
+clearCaches();

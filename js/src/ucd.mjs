@@ -1,7 +1,19 @@
 // Character properties from the pinned tables (spec 3), never from the host's Unicode data.
 import * as T from './tables.mjs';
 
-const unpack = (s) => s.split(',').map((x) => parseInt(x, 36));
+/** The packed tables' integer lists: lower-case base 36, joined by ","; parsed by hand (split and parseInt cost most of the import). */
+function unpack(s) {
+  let count = 1;
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) === 44) count++;
+  const out = new Int32Array(count);
+  let v = 0, k = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 44) { out[k++] = v; v = 0; } else v = v * 36 + (c <= 57 ? c - 48 : c - 87);
+  }
+  out[k] = v;
+  return out;
+}
 const unzig = (n) => (n & 1 ? -(n + 1) / 2 : n / 2);
 
 /** A code point -> small integer property, 0 by default: an array for the BMP, ranges above. */
@@ -103,7 +115,7 @@ export function composeKey(base, indexes, count) {
     key += v[k] + 1;
     const base = key + unzig(v[k + 1]);
     const n = v[k + 2];
-    const indexes = v.slice(k + 3, k + 3 + n);
+    const indexes = Array.from(v.subarray(k + 3, k + 3 + n));
     if (n > 3) throw new Error('a decomposition with more than 3 marks');
     k += 3 + n;
     DECOMP13.set(key, [base, ...indexes]);

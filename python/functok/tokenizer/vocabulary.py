@@ -193,6 +193,10 @@ class Vocabulary:
         for pretoken, found in zip(pretokens, ids):
             remember(cache, pretoken, found)
 
+    def clear_caches(self) -> None:
+        """Forget every cached segmentation (benchmarks meet input cold)."""
+        self._modes.clear()
+
     def _mode(self, segmentation: str, tie_break: str, reachable_only: bool) -> tuple[dict, Callable]:
         """The cache of one mode and the function that fills it."""
         if segmentation == "greedy":  # one greedy cache whatever the DP options
