@@ -249,6 +249,9 @@ def add_fusion_merges(trained: dict, split_counts: Counter[str], chains: Counter
     k = len(fusion_merges(chains, tokens, limit=len(_merges(full)), min_count=price))
     if k == 0:
         return full
-    split = truncate(trained, budget - k)
-    tokens = _segmenter(split)(words)
-    return _with_merges(split, fusion_merges(chains, tokens, limit=k, min_count=floor))
+    tokens = _segmenter(truncate(trained, budget - k))(words)
+    merges = fusion_merges(chains, tokens, limit=k, min_count=floor)
+    # On the coarser segmentation the chains may offer fewer than k merges: the room they leave
+    # goes back to split merges (their tokens include every token of the shorter cut).
+    new = len({a + b for a, b in merges} - full["model"]["vocab"].keys())
+    return _with_merges(truncate(trained, budget - new), merges)
