@@ -208,10 +208,10 @@ def _token_bytes(out: Path, shards: list[dict]) -> int | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        import datatrove  # noqa: F401  (fail early, before reading anything)
-    except ImportError:
-        return _fail("needs datatrove: pip install 'functok[corpus]'")
+    try:  # fail early, before reading anything; the blocks' own imports too
+        from ..integrations import datatrove  # noqa: F401
+    except ImportError as exc:
+        return _fail(str(exc) if "functok[corpus]" in str(exc) else "needs datatrove: pip install 'functok[corpus]'")
     if args.workers < 1 or (args.tasks is not None and args.tasks < 1):
         return _fail("--workers and --tasks must be at least 1")
     progress = not args.no_progress and sys.stderr.isatty()

@@ -29,7 +29,8 @@ try:
     from datatrove.pipeline.formatters.base import BaseFormatter
     from datatrove.pipeline.tokens.tokenizer import DocumentTokenizer, TokenizedFile
 except ImportError as exc:  # pragma: no cover - depends on the environment
-    raise ImportError("functok.integrations.datatrove needs datatrove: pip install 'functok[corpus]'") from exc
+    raise ImportError(f"functok.integrations.datatrove needs datatrove and what its blocks import ({exc}): "
+                      f"pip install 'functok[corpus]'") from exc
 
 from ..encode import encode
 from ..errors import FormatError
