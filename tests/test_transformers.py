@@ -63,6 +63,12 @@ def hf(tok) -> FunctokTokenizer:
 
 # --- special tokens ------------------------------------------------------------------------
 
+def test_a_tokenizer_may_be_passed_by_position(tok, hf):
+    assert FunctokTokenizer(tok)("Hello World")["input_ids"] == hf("Hello World")["input_ids"]
+    with pytest.raises(ValueError, match="exactly one"):
+        FunctokTokenizer()
+
+
 def test_missing_special_tokens_are_added_after_the_vocabulary(tok, hf):
     v = tok.vocab_size
     assert hf.vocab_size == v and len(hf) == v + 4

@@ -92,6 +92,8 @@ class FunctokTokenizer(PreTrainedTokenizer):
     def __init__(self, functok_file: str | os.PathLike | None = None, *,
                  functok_tokenizer: Tokenizer | None = None, special_tokens_pattern: str = "none",
                  clean_up_tokenization_spaces: bool = False, **kwargs: Any) -> None:
+        if isinstance(functok_file, Tokenizer) and functok_tokenizer is None:  # passed by position
+            functok_file, functok_tokenizer = None, functok_file
         if (functok_file is None) == (functok_tokenizer is None):
             raise ValueError("pass a functok tokenizer file or functok_tokenizer=, exactly one of them")
         self.functok = functok_tokenizer if functok_tokenizer is not None else Tokenizer.from_file(functok_file)
