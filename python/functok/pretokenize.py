@@ -63,13 +63,23 @@ def has_group(encoded_piece: str) -> bool:
 
 def context_chains(encoded_pieces: Iterable[str]) -> list[str]:
     """Spec 9.4: a piece with a group joins the pre-token before it; any other piece starts one."""
-    chains: list[list[str]] = []  # joined at the end: += on a long chain would be quadratic
+    out: list[str] = []
+    tail: list[str] | None = None  # the last chain's parts, once it has two (joined at its end:
+    # += on a long chain would be quadratic)
+    first, last = _GROUP_FIRST, _GROUP_LAST
     for enc in encoded_pieces:
-        if chains and has_group(enc):
-            chains[-1].append(enc)
+        if out and first <= enc[0] <= last:  # has_group, inline: this loop runs once per piece
+            if tail is None:
+                tail = [out[-1]]
+            tail.append(enc)
         else:
-            chains.append([enc])
-    return ["".join(c) for c in chains]
+            if tail is not None:
+                out[-1] = "".join(tail)
+                tail = None
+            out.append(enc)
+    if tail is not None:
+        out[-1] = "".join(tail)
+    return out
 
 
 _GROUP_FIRST, _GROUP_LAST = chr(GROUP_FIRST), chr(GROUP_LAST)
