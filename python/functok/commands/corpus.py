@@ -26,12 +26,14 @@ an empty one. Each skip is a dict: ``what``, ``reason``, ``characters`` and mayb
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import json
 import os
 import re
 import stat
 import zlib
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -393,3 +395,25 @@ class ByteProgress:
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
+
+
+# --- The commands' corpus options and skip summary (functok train, functok tokenize) --------
+
+
+def add_corpus_options(parser: argparse.ArgumentParser) -> None:
+    """The corpus options ``functok train`` and ``functok tokenize`` share."""
+    parser.add_argument("--corpus", nargs="+", action="extend", required=True, metavar="PATH",
+                        help=".txt and .jsonl files, their .gz forms, and folders of them")
+    parser.add_argument("--field", default="text", help="the .jsonl field holding the text (default: text)")
+    parser.add_argument("--skip-bad", action="store_true",
+                        help="skip (and count) folders that cannot be listed, unreadable files, "
+                             "invalid UTF-8 and bad .jsonl lines instead of stopping with exit status 2")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--quiet", action="store_true", help="no summary of skips on stderr")
+
+
+def skipped_summary(skipped: list[dict]) -> list[str]:
+    """One line per reason: how many, and the first example."""
+    by_reason = Counter(s["reason"] for s in skipped)
+    return [f"{n:,} ({reason}), e.g. {next(s['what'] for s in skipped if s['reason'] == reason)}"
+            for reason, n in by_reason.items()]

@@ -36,8 +36,7 @@ from typing import Any
 
 from ..chunks import InputError
 from . import run_alone
-from .corpus import ByteProgress, CorpusReader, shown, total_bytes
-from .train import add_corpus_options, skipped_summary
+from .corpus import ByteProgress, CorpusReader, add_corpus_options, shown, skipped_summary, total_bytes
 
 __all__ = ["add_command", "default_tasks", "tokenize_corpus"]
 
