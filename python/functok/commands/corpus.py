@@ -271,8 +271,7 @@ class CorpusReader:
                 if not self.skip_bad:
                     raise InputError(f"{error} (--skip-bad skips such files)") from None
                 if recorded:
-                    self.skip(shown(path), "invalid UTF-8" if "invalid UTF-8" in str(error) else "unreadable",
-                              detail=str(error))
+                    self.skip(shown(path), error_reason(error), detail=str(error))
                 continue
             finally:
                 before += total_bytes([path])
@@ -331,17 +330,29 @@ class CorpusReader:
         self.skip(where, f"bad .jsonl line: {kind}", detail=detail)
 
     def _keep(self, doc: Document) -> bool:
-        if not doc.text:  # counted, so that files and documents add up in reports
-            self.skip(doc.name, "empty")
-            return False
-        if self.max_line is not None and _has_long_line(doc.text, self.max_line):
-            self.skip(doc.name, f"a line over {self.max_line:,} code points", len(doc.text))
-            return False
-        return True
+        skip = unkept(doc, self.max_line)
+        if skip is not None:
+            self.skipped.append(skip)
+        return skip is None
 
 
 class _BadLine(InputError):
     """A bad .jsonl line without --skip-bad: the message is final (it already names the hint)."""
+
+
+def unkept(doc: Document, max_line: int | None) -> dict | None:
+    """The skip of a document that is not kept (empty, or with a line over ``max_line`` code
+    points), or None to keep it."""
+    if not doc.text:  # counted, so that files and documents add up in reports
+        return {"what": doc.name, "reason": "empty", "characters": 0}
+    if max_line is not None and _has_long_line(doc.text, max_line):
+        return {"what": doc.name, "reason": f"a line over {max_line:,} code points", "characters": len(doc.text)}
+    return None
+
+
+def error_reason(error: InputError) -> str:
+    """The reason a skipped file is counted under."""
+    return "invalid UTF-8" if "invalid UTF-8" in str(error) else "unreadable"
 
 
 def _has_long_line(text: str, limit: int) -> bool:
