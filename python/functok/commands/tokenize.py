@@ -60,11 +60,8 @@ def default_tasks(files: int) -> int:
 
 
 def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
     with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def _run_identity(files: list[Path], tokenizer_sha: str, options: dict) -> dict:
