@@ -35,7 +35,6 @@ interpolation and the chart.
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections import Counter
@@ -44,7 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..encode import pieces as codec_pieces
-from ..tokenizer.fusion import ChainCounter, add_fusion_merges, truncate
+from ..tokenizer.fusion import ChainCounter, add_fusion_merges, greedy_tokens, merges_of, truncate
 from ..pretokenize import pretokens as codec_pretokens
 from ..normalize import nfc
 from ..split import split
@@ -155,30 +154,15 @@ def train_counts(counts: Counter, budget: int, *, progress: bool = False) -> dic
     return train_bpe_counts(counts, room, alphabet=kept_alphabet(counts, room), show_progress=progress)
 
 
-def merges_of(trained: dict) -> list[tuple[str, str]]:
-    return [tuple(m) if not isinstance(m, str) else tuple(m.split(" ", 1)) for m in trained["model"]["merges"]]
-
-
 def size(trained: dict) -> int:
     """The budget a trained tokenizer fills: its entries and the 256 byte tokens."""
     return len(trained["model"]["vocab"]) + BYTE_TOKENS
 
 
 def held_out_tokens(trained: dict, held: Counter) -> int:
-    """Greedy BPE tokens of the held-out pre-tokens (each distinct one encoded once, by
-    ``tokenizers``: the ids :class:`functok.Tokenizer` gives too)."""
-    from tokenizers import Tokenizer as HFTokenizer
-
-    from ..tokenizer.train import with_byte_tokens
-
-    hf = HFTokenizer.from_str(json.dumps(with_byte_tokens(trained, [])))
-    words = list(held)
-    total = 0
-    for k in range(0, len(words), 20_000):
-        chunk = words[k:k + 20_000]
-        for word, enc in zip(chunk, hf.encode_batch(chunk, add_special_tokens=False)):
-            total += len(enc.ids) * held[word]
-    return total
+    """Greedy BPE tokens of the held-out pre-tokens (each distinct one encoded once)."""
+    tokens = greedy_tokens(trained, held)
+    return sum(len(tokens[word]) * n for word, n in held.items())
 
 
 # --- The redundancy ceiling -----------------------------------------------------------------
