@@ -301,28 +301,28 @@ def equal_budget(train_texts: Sequence[str], held_texts: Sequence[str], *, split
     ceilings: list[dict | None] = []
     available = available_variants()
     fused_profiles = {v.profile for v in available if v.fuse == "frequent"}
-    splits: dict[str, tuple[Counter, dict, Counter]] = {}  # profile -> split counts, training, chains
+    # profile -> what its "frequent" row reuses of its split row: the counts, the training, the chains
+    splits: dict[str, dict[str, Any]] = {}
     for variant in available:
         started = time.monotonic()
         extra: dict[str, Any] = {}
-        if variant.fuse == "frequent":
-            train, big, chains = splits[variant.profile]
+        chains = None
+        if variant.fuse == "frequent":  # its split row comes first in BUDGET_VARIANTS
+            train, extra = splits[variant.profile]["train"], splits[variant.profile]["reused"]
             held = _count(variant, splitter, held_texts)
-            extra = {"big": big, "chains": chains}
-        elif variant.key in counted and not (variant.fuse == "none" and variant.profile in fused_profiles):
-            train, held = counted[variant.key]
         else:
-            chain_counter = ChainCounter() if variant.fuse == "none" and variant.profile in fused_profiles else None
-            train = _count(variant, splitter, train_texts, chain_counter)
-            held = _count(variant, splitter, held_texts)
-            if chain_counter is not None:
-                splits[variant.profile] = (train, {}, chain_counter.chains)
+            chains = ChainCounter() if variant.fuse == "none" and variant.profile in fused_profiles else None
+            if variant.key in counted and chains is None:
+                train, held = counted[variant.key]
+            else:
+                train = _count(variant, splitter, train_texts, chains)
+                held = _count(variant, splitter, held_texts)
         counting = time.monotonic() - started
         row = measure_variant(train, held, budgets, progress=progress, keep_vocabularies=variant.key == "baseline",
                               **extra)
         big = row.pop("_big")
-        if variant.profile in splits and variant.fuse == "none":
-            splits[variant.profile] = (train, big, splits[variant.profile][2])
+        if chains is not None:
+            splits[variant.profile] = {"train": train, "reused": {"big": big, "chains": chains.chains}}
         if variant.key == "baseline":
             ceilings = [None if v is None else ceiling(v, b) for b, v in zip(budgets, row.pop("_vocabularies"))]
         row = {"label": variant.label, "profile": variant.profile, "fuse": variant.fuse,
