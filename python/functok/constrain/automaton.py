@@ -78,7 +78,7 @@ def _composes_within(marks: str, named: bool, lo: int, hi: int) -> bool:
     for base, m in _ucd.COMPOSITIONS:
         if m != marks:
             continue
-        sources = [base] if not named else [c for c in [base] if c not in upper]
+        sources = [] if named and base in upper else [base]  # a named lower-case base is cased first
         if named:
             sources += [low for low, up in upper.items() if up == base]
         if any(lo <= ord(c) <= hi for c in sources):
