@@ -44,6 +44,7 @@ import numpy as np
 
 import functok
 from functok.constrain import Constraint
+from functok.constrain.sampling import mask_bits
 
 from corpora import UDHR, read_files, stdlib_files
 
@@ -80,10 +81,8 @@ def walk(constraint: Constraint, prompt: list[int], length: int, rng: np.random.
         state = state.advance(i)
     state.mask()
     ids = list(prompt)
-    size = constraint.vocab_size
     for position in range(length):
-        raw = np.unpackbits(np.frombuffer(state.bitmask(), dtype=np.uint8), bitorder="little")[:size]
-        allowed = np.flatnonzero(raw)
+        allowed = np.flatnonzero(mask_bits(np, state))  # outside the timed step
         if allowed.size == 0:
             break
         choice = int(allowed[rng.integers(allowed.size)])

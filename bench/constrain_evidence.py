@@ -3,8 +3,8 @@
     .venv/bin/python bench/constrain_evidence.py [--samples 1000] [--length 64] [--vocab 8000]
 
 Writes research/constrain-evidence/report.md and report.json (fixed seeds: the same run gives
-the same counts). A tokenizer (profile "compact", split operators, an ``<eos>`` special token)
-(fuse "frequent") is trained on the standard library's source (plus the UDHR where present), and 1,000
+the same counts). A tokenizer (profile "compact", fuse "frequent", an ``<eos>`` special token)
+is trained on the standard library's source (plus the UDHR where present), and 1,000
 continuations of 64 ids are sampled after prompts cut out of the corpus's encoding (0 to 32
 ids: a prompt may stop inside a group, as a user's prompt may), from two sources of logits:
 
@@ -72,8 +72,7 @@ class Bigram:
     def logits(self, ids: list[int], sample: int = 0) -> np.ndarray:
         probs = (1 - self.weight) * self.unigram
         row = self.rows.get(ids[-1]) if ids else None
-        if row is not None:
-            probs = probs.copy()
+        if row is not None:  # probs is a new array here: adding to it leaves the unigram alone
             probs[row[0]] += self.weight * row[1]
         else:
             probs = self.unigram

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .. import _ucd
+from ..grammar import SURROGATE_FIRST, SURROGATE_LAST
 from ..opcodes import (
     ARGUMENT_FIRST,
     ARGUMENT_LAST,
@@ -27,6 +28,7 @@ from ..opcodes import (
     ESCAPE,
     GROUP_FIRST,
     GROUP_LAST,
+    MAX_ARGUMENT,
     MULTIREPEAT,
     OPCODE_TO_MARK,
     OPCODES,
@@ -37,7 +39,7 @@ from ..opcodes import (
 __all__ = ["E", "G0", "NEED", "T", "Cursor", "Group", "need_bounds"]
 
 T, E, G0, NEED = 0, 1, 2, 3  # in text; after a bare ESCAPE; in a group between instructions; inside one
-_HEAD = 256  # slots 0..255: the only ones an instruction names
+_HEAD = MAX_ARGUMENT + 1  # slots 0..255: the only ones an instruction names
 _END = -1  # an argument bound meaning "greater than the argument before" (end > start)
 _ARG_NAMES = {1: (0,), 2: (0, _END), 3: (0, _END, 1)}  # lower bound of each argument
 
@@ -51,7 +53,7 @@ def need_bounds(opcode: int) -> tuple[int, ...]:
 
 
 _BOUNDS = {op: need_bounds(op) for op in OPCODES}
-_SURROGATES = range(0xD800, 0xE000)
+_SURROGATES = range(SURROGATE_FIRST, SURROGATE_LAST + 1)
 
 
 def _composable(marks: str, named: bool) -> bool:
@@ -76,7 +78,7 @@ def _composes_within(marks: str, named: bool, lo: int, hi: int) -> bool:
     for base, m in _ucd.COMPOSITIONS:
         if m != marks:
             continue
-        sources = [base] if not named else [c for c in [base] if c not in upper]
+        sources = [] if named and base in upper else [base]  # a named lower-case base is cased first
         if named:
             sources += [low for low, up in upper.items() if up == base]
         if any(lo <= ord(c) <= hi for c in sources):

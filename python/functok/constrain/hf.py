@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .masks import Constraint, State
-from .sampling import constraint_for
+from .sampling import constraint_for, mask_bits
 
 __all__ = ["FunctokLogitsProcessor"]
 
@@ -60,7 +60,7 @@ class FunctokLogitsProcessor:
 
         state = self.state(row, ids)
         size = self.constraint.vocab_size
-        bits = np.unpackbits(np.frombuffer(state.bitmask(), dtype=np.uint8), bitorder="little")[:size]
+        bits = mask_bits(np, state)
         out = np.zeros(width, dtype=bool)
         out[: min(width, size)] = bits[:width].astype(bool)
         if state.end_allowed:

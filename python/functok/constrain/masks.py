@@ -26,14 +26,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..decode import DEFAULT_MAX_OUTPUT, check_max_output
+from ..grammar import FORMAT_CODE_POINT, SURROGATE, group_end, has_repeat
 from ..opcodes import ARGUMENT_FIRST, ARGUMENT_LAST, ESCAPE, GROUP_FIRST, GROUP_LAST, MULTIREPEAT, REPEAT
 from .automaton import E, G0, NEED, T, Cursor, Group
 
 __all__ = ["MODES", "Constraint", "DisallowedTokenError", "State"]
 
 MODES = ("exact", "syntax")
-_FORMAT = range(GROUP_FIRST, ESCAPE + 1)
-_SURROGATES = range(0xD800, 0xE000)
 
 
 class DisallowedTokenError(ValueError):
@@ -51,17 +50,6 @@ def _bits(ids: Iterable[int], size: int) -> int:
     for i in ids:
         buf[i >> 3] |= 1 << (i & 7)
     return int.from_bytes(buf, "little")
-
-
-def _leading_repeat(text: str) -> bool:
-    """Does the token's leading group run hold a repeat opcode?"""
-    for ch in text:
-        c = ord(ch)
-        if not GROUP_FIRST <= c <= GROUP_LAST:
-            return False
-        if c in (REPEAT, MULTIREPEAT):
-            return True
-    return False
 
 
 def _shape(text: str, entry: int) -> tuple[int, int, int]:
@@ -137,10 +125,10 @@ class Constraint:
         self.token_of: dict[int, str] = {}
         text_ids, self.format_ids = [], []
         for i, token in table.token.items():
-            if i in self.byte_of or i in self.special_ids or any(ord(c) in _SURROGATES for c in token):
+            if i in self.byte_of or i in self.special_ids or SURROGATE.search(token):
                 continue  # a surrogate is lone-surrogate wherever it stands
             self.token_of[i] = token
-            (self.format_ids if any(ord(c) in _FORMAT for c in token) else text_ids).append(i)
+            (self.format_ids if FORMAT_CODE_POINT.search(token) else text_ids).append(i)
         self.text_mask = _bits(text_ids, self.vocab_size)
         self.special_mask = _bits(self.special_ids, self.vocab_size)
         self.longest = max((len(self.token_of[i]) for i in text_ids + self.format_ids), default=1)
@@ -232,7 +220,7 @@ class Constraint:
                     # It adds to the open group, then ends its text. Without repeats on either
                     # side the group needs max(the open group's slots, the token's): the
                     # token's are checked here, the open group's by _lead_below.
-                    if sigma == NEED or _leading_repeat(token):
+                    if sigma == NEED or has_repeat(token[: group_end(token)]):  # a repeat in its leading group run
                         complex_ids.append(i)
                         continue
                     if not self._fine_inside(i, -G0):

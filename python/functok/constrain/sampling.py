@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from .automaton import E, G0, NEED, T
 from .masks import Constraint, State
 
-__all__ = ["constraint_for", "finish", "generate", "sample"]
+__all__ = ["constraint_for", "finish", "generate", "mask_bits", "sample"]
 
 _CONSTRAINTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -30,6 +30,12 @@ def constraint_for(tokenizer_or_constraint, mode: str = "exact") -> Constraint:
     if mode not in per_mode:
         per_mode[mode] = Constraint(tokenizer_or_constraint, mode=mode)
     return per_mode[mode]
+
+
+def mask_bits(np, state: State):
+    """:meth:`State.bitmask` as a numpy array of 0s and 1s, one per id of the vocabulary."""
+    raw = np.frombuffer(state.bitmask(), dtype=np.uint8)
+    return np.unpackbits(raw, bitorder="little")[: state.constraint.vocab_size]
 
 
 def _numpy():
@@ -87,7 +93,7 @@ def _sample_numpy(np, state: State, next_logits, temperature: float, top_k: int 
                   rng: random.Random) -> int | None:
     logits = np.asarray(next_logits, dtype=np.float64).reshape(-1)
     size = state.constraint.vocab_size
-    bits = np.unpackbits(np.frombuffer(state.bitmask(), dtype=np.uint8), bitorder="little")[:size]
+    bits = mask_bits(np, state)
     scores = np.full(size, -np.inf)
     scores[: min(size, logits.size)] = logits[:size]
     allowed = np.flatnonzero(bits)

@@ -282,10 +282,9 @@ class FunctokTokenizer(PreTrainedTokenizer):
         of the stream, as functok's own special tokens do), and each added token's text unless it
         is special and ``skip_special_tokens`` is true."""
         ids = [token_ids] if isinstance(token_ids, int) else list(map(int, token_ids))
-        breaks = {i for i in self._added_tokens_decoder if self.functok.id_to_token(i) is None}
         out: list[str] = []
         start = 0  # of the run of ids functok decodes next
-        for index in [k for k, id in enumerate(ids) if id in breaks] + [len(ids)]:
+        for index in [k for k, id in enumerate(ids) if self._breaks_stream(id)] + [len(ids)]:
             try:
                 out.append(self.functok.decode(ids[start:index], errors=errors,
                                                skip_special_tokens=skip_special_tokens))
