@@ -20,6 +20,8 @@ def cp(text: str) -> int:
 def test_opcodes_match_the_table():
     from_table = {cp(op["code_point"]): (op["name"], len(op["args"])) for op in TABLE["opcodes"]}
     assert from_table == {op: (info.name, info.arity) for op, info in opcodes.OPCODES.items()}
+    names = {cp(op["code_point"]): tuple(a["name"] for a in op["args"]) for op in TABLE["opcodes"]}
+    assert names == {op: info.args for op, info in opcodes.OPCODES.items()}
 
 
 def test_marks_match_the_table():

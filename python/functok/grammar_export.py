@@ -72,9 +72,7 @@ def instructions(table: dict | None = None) -> list[Instruction]:
     if table is None and SPEC_TABLE.is_file():
         table = json.loads(SPEC_TABLE.read_text(encoding="utf-8"))
     if table is None:  # an installed package: the constants mirror the table
-        names = {1: ("pos",), 2: ("start", "end"), 3: ("start", "end", "count")}
-        out = [Instruction(op, info.name, names[info.arity]) for op, info in OPCODES.items()]
-        return [i._replace(args=("pos", "count")) if i.name == "REPEAT" else i for i in sorted(out)]
+        return sorted(Instruction(op, info.name, info.args) for op, info in OPCODES.items())
     out = []
     for entry in table["opcodes"]:
         for arg in entry["args"]:  # the grammar narrows 0..255 by the decoder's rules only

@@ -47,17 +47,22 @@ OPCODE_TO_MARK: dict[int, str] = {op: mark for mark, op in MARK_TO_OPCODE.items(
 
 class OpcodeInfo(NamedTuple):
     name: str
-    arity: int
+    arity: int  # len(args), a field because the decoder reads it once per instruction
+    args: tuple[str, ...]  # the arguments' names, as spec/opcodes.json gives them
 
 
-# Every assigned opcode with its name and number of arguments. Any other code point in
-# 0xE100..0xEFFE is reserved or unassigned (an unknown opcode to a decoder of this spec version).
+def _info(name: str, *args: str) -> OpcodeInfo:
+    return OpcodeInfo(name, len(args), args)
+
+
+# Every assigned opcode with its name and arguments. Any other code point in 0xE100..0xEFFE is
+# reserved or unassigned (an unknown opcode to a decoder of this spec version).
 OPCODES: dict[int, OpcodeInfo] = {
-    CAPITALIZE: OpcodeInfo("CAPITALIZE", 1),
-    **{FIRST_MARK + i: OpcodeInfo(name, 1) for i, (name, _) in enumerate(MARKS)},
-    UPPERCASE: OpcodeInfo("UPPERCASE", 2),
-    REPEAT: OpcodeInfo("REPEAT", 2),
-    MULTIREPEAT: OpcodeInfo("MULTIREPEAT", 3),
+    CAPITALIZE: _info("CAPITALIZE", "pos"),
+    **{FIRST_MARK + i: _info(name, "pos") for i, (name, _) in enumerate(MARKS)},
+    UPPERCASE: _info("UPPERCASE", "start", "end"),
+    REPEAT: _info("REPEAT", "pos", "count"),
+    MULTIREPEAT: _info("MULTIREPEAT", "start", "end", "count"),
 }
 NAME_TO_OPCODE: dict[str, int] = {info.name: op for op, info in OPCODES.items()}
 

@@ -41,15 +41,13 @@ __all__ = ["E", "G0", "NEED", "T", "Cursor", "Group", "need_bounds"]
 T, E, G0, NEED = 0, 1, 2, 3  # in text; after a bare ESCAPE; in a group between instructions; inside one
 _HEAD = MAX_ARGUMENT + 1  # slots 0..255: the only ones an instruction names
 _END = -1  # an argument bound meaning "greater than the argument before" (end > start)
-_ARG_NAMES = {1: (0,), 2: (0, _END), 3: (0, _END, 1)}  # lower bound of each argument
+_LOWEST = {"pos": 0, "start": 0, "end": _END, "count": 1}  # the lowest value of each argument, by name
 
 
 def need_bounds(opcode: int) -> tuple[int, ...]:
     """The lowest value of each argument of ``opcode``: count >= 1 (bad-count), end > start
     (bad-range, written ``-1``), anything else >= 0."""
-    if opcode == REPEAT:
-        return (0, 1)
-    return _ARG_NAMES[OPCODES[opcode].arity]
+    return tuple(_LOWEST[name] for name in OPCODES[opcode].args)
 
 
 _BOUNDS = {op: need_bounds(op) for op in OPCODES}
