@@ -135,3 +135,14 @@ def test_shares_split_the_records_and_their_skips(tmp_path, count):
     assert sorted(s["what"] for _, skipped in shares for s in skipped) == sorted(s["what"] for s in whole.skipped)
     records = [n for n, _ in everything] + [s["what"] for s in whole.skipped]  # blank lines are no records
     assert len(records) == 8  # a1 a2 [1] a3, b, c1 "" c3
+
+
+def test_the_skip_summary_counts_past_the_listed_skips():
+    """functok tokenize lists the first 10,000 skips in its manifest; the summary it prints must
+    count them all, and name an example only where one is listed."""
+    from functok.commands.corpus import skipped_summary
+
+    listed = [{"reason": "empty", "what": "a.jsonl:1"}, {"reason": "empty", "what": "a.jsonl:2"}]
+    assert skipped_summary(listed) == ["2 (empty), e.g. a.jsonl:1"]
+    assert skipped_summary(listed, {"empty": 12_345, "invalid UTF-8": 3}) == [
+        "12,345 (empty), e.g. a.jsonl:1", "3 (invalid UTF-8)"]

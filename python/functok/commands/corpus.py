@@ -423,8 +423,12 @@ def add_corpus_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no summary of skips on stderr")
 
 
-def skipped_summary(skipped: list[dict]) -> list[str]:
-    """One line per reason: how many, and the first example."""
-    by_reason = Counter(s["reason"] for s in skipped)
-    return [f"{n:,} ({reason}), e.g. {next(s['what'] for s in skipped if s['reason'] == reason)}"
-            for reason, n in by_reason.items()]
+def skipped_summary(skipped: list[dict], by_reason: dict[str, int] | None = None) -> list[str]:
+    """One line per reason: how many (``by_reason`` when ``skipped`` lists only the first of
+    them), and the first example listed."""
+    counts = Counter(s["reason"] for s in skipped) if by_reason is None else by_reason
+    first = {}
+    for s in skipped:
+        first.setdefault(s["reason"], s["what"])
+    return [f"{n:,} ({reason})" + (f", e.g. {first[reason]}" if reason in first else "")
+            for reason, n in counts.items()]

@@ -215,7 +215,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(error))
     counts, seconds = manifest["counts"], manifest["seconds"]
     if not args.quiet:
-        for line in skipped_summary(manifest["skipped"]):
+        for line in skipped_summary(manifest["skipped"], manifest["skipped_by_reason"]):  # the list stops
             print(f"functok tokenize: skipped {line}", file=sys.stderr)
     megabytes = counts["text_bytes"] / 1e6  # of UTF-8 text tokenized, whatever the files' compression
     print(f"wrote {manifest['tasks']} shards to {shown(args.out)}: {counts['documents']:,} documents, "
