@@ -6,8 +6,8 @@ import { BYTE_TOKENS, utf8 as utf8Bytes } from '../segment.mjs';
 
 export { BYTE_TOKENS, utf8Bytes };
 
-const PAIR = 2 ** 32; // pair keys are left * 2**32 + right (exact: ids are below 2**21 in practice, 2**32 at most... see pairKey)
-/** A pair of ids as one number (exact while left < 2**21; larger ids use a string key). */
+const PAIR = 2 ** 32;
+/** A pair of ids as one number, left * 2**32 + right (exact while left < 2**21; larger ids use a string key). */
 const pairKey = (a, b) => (a < 0x200000 ? a * PAIR + b : `${a},${b}`);
 
 /** The tokens the merges can build: the one-symbol tokens, then merges of reachable tokens, to a fixed point. */
@@ -39,7 +39,7 @@ export class BPE {
     this.unkToken = unkToken;
     this.fuseUnk = fuseUnk;
     this.mergeList = merges;
-    this.merges = new Map(); // pair key -> rank * 2**26 ... kept as [rank, new id]
+    this.merges = new Map(); // pair key -> [rank, new id]
     merges.forEach(([left, right], rank) => {
       const a = vocab.get(left), b = vocab.get(right), ab = vocab.get(left + right);
       if (a === undefined || b === undefined || ab === undefined) throw new RangeError(`merge ${rank}: ${JSON.stringify([left, right])} is not a merge of tokens`);
