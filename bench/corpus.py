@@ -39,9 +39,8 @@ import time
 import zlib
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-UDHR = next((p for p in (REPO.parent / "shared" / "corpora" / "udhr", Path("/work/shared/corpora/udhr"))
-             if p.is_dir()), REPO.parent / "shared" / "corpora" / "udhr")
+from corpora import REPO, UDHR  # the benchmarks' one place for where the corpora are
+
 EOS = "<|endoftext|>"
 
 BASELINE = """

@@ -85,6 +85,26 @@ def test_same_tokenizer_as_functok_train(texts):
     assert tok.vocab_size == 700
 
 
+def test_the_frequent_row_is_the_tokenizer_train_makes(texts):
+    """The compact, frequent row cuts a larger split training and adds fusion merges: the same
+    entries and ids as Tokenizer.train(fuse="frequent") at that budget."""
+    from functok.tokenizer.fusion import ChainCounter
+    from functok.tokenizer.train import with_byte_tokens
+
+    train = texts[0]
+    tok = functok.Tokenizer.train(iter(train), vocab_size=700, splitter="paper", profile="compact",
+                                  fuse="frequent", show_progress=False)
+    chains = ChainCounter()
+    split = Counter()
+    pretokenize = next(v for v in BUDGET_VARIANTS if v.key == "compact_split").pretokenize("paper")
+    for text in train:
+        found = pretokenize(text)
+        split.update(found)
+        chains.update(found)
+    row_model = budgets._model_at(train_counts(split, 900), 700, split, chains.chains)
+    assert with_byte_tokens(row_model, [])["model"]["vocab"] == tok.get_vocab()
+
+
 def test_alphabet_that_does_not_fit_is_trained_alone(texts):
     """Below the alphabet's size the kept alphabet changes the training, so there is no prefix:
     measure_variant trains that budget on its own, as Tokenizer.train would."""

@@ -5,6 +5,7 @@ workers; a killed run that resumes to the same output; bad documents counted."""
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import os
 import signal
@@ -99,6 +100,7 @@ def test_ids_are_tokenizer_encode_document_by_document(setup):
     assert manifest["counts"]["documents"] == len(docs) and manifest["token_bytes"] == 2
     assert manifest["counts"]["tokens"] == sum(len(ids) for _, ids in found)
     assert manifest["tokenizer"]["vocab_size"] == 400 and len(manifest["tokenizer"]["sha256"]) == 64
+    assert manifest["tokenizer"]["sha256"] == hashlib.sha256((root / "tok.json").read_bytes()).hexdigest()
 
 
 def test_bad_documents_counted(setup):

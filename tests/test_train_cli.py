@@ -67,5 +67,6 @@ def test_refusals(tmp_path, capsys, args, message):
 def test_out_must_be_a_file_in_a_folder(tmp_path, capsys):
     folder = corpus(tmp_path / "c")
     assert train("--corpus", str(folder), "--out", str(tmp_path)) == 2
+    assert "a folder of that name exists" in capsys.readouterr().err
     assert train("--corpus", str(folder), "--out", str(tmp_path / "no" / "t.json")) == 2
     assert "does not exist" in capsys.readouterr().err

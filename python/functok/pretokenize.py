@@ -8,12 +8,14 @@ pieces (:mod:`functok.encode`) under one of three rules, :data:`FUSE_MODES`.
 from __future__ import annotations
 
 from itertools import chain
-from typing import Iterable
+from typing import Callable, Iterable, Iterator, TypeVar
 
 from .encode import DEFAULT_PROFILE, FEATURES, encoded_pieces
 from .opcodes import GROUP_FIRST, GROUP_LAST
 
-__all__ = ["FUSE_MODES", "context_chains", "fuse_mode", "has_group", "pretokens"]
+__all__ = ["FUSE_MODES", "chained", "context_chains", "fuse_mode", "has_group", "pretokens"]
+
+T = TypeVar("T")
 
 FUSE_MODES = ("none", "all", "frequent")
 """How a piece's group and base become pre-tokens (spec 9): ``"none"`` splits them,
@@ -61,8 +63,22 @@ def has_group(encoded_piece: str) -> bool:
     return bool(encoded_piece) and _GROUP_FIRST <= encoded_piece[0] <= _GROUP_LAST
 
 
+def chained(pieces: Iterable[T], grouped: Callable[[T], bool]) -> Iterator[list[T]]:
+    """Spec 9.4 on pieces in any form: each chain as the list of its pieces. A piece for which
+    ``grouped`` is true joins the chain before it; any other piece starts one."""
+    chain: list[T] = []
+    for piece in pieces:
+        if chain and not grouped(piece):
+            yield chain
+            chain = []
+        chain.append(piece)
+    if chain:
+        yield chain
+
+
 def context_chains(encoded_pieces: Iterable[str]) -> list[str]:
-    """Spec 9.4: a piece with a group joins the pre-token before it; any other piece starts one."""
+    """Spec 9.4 on encoded pieces: the pre-tokens. The same rule as :func:`chained`, written out
+    because it runs once per piece on the tokenizer's encode path."""
     out: list[str] = []
     tail: list[str] | None = None  # the last chain's parts, once it has two (joined at its end:
     # += on a long chain would be quadratic)

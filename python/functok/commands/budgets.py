@@ -35,7 +35,6 @@ interpolation and the chart.
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections import Counter
@@ -44,7 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..encode import pieces as codec_pieces
-from ..tokenizer.fusion import ChainCounter, add_fusion_merges, truncate
+from ..tokenizer.fusion import ChainCounter, add_fusion_merges, greedy_tokens, merges_of, truncate
 from ..pretokenize import pretokens as codec_pretokens
 from ..normalize import nfc
 from ..split import split
@@ -155,30 +154,15 @@ def train_counts(counts: Counter, budget: int, *, progress: bool = False) -> dic
     return train_bpe_counts(counts, room, alphabet=kept_alphabet(counts, room), show_progress=progress)
 
 
-def merges_of(trained: dict) -> list[tuple[str, str]]:
-    return [tuple(m) if not isinstance(m, str) else tuple(m.split(" ", 1)) for m in trained["model"]["merges"]]
-
-
 def size(trained: dict) -> int:
     """The budget a trained tokenizer fills: its entries and the 256 byte tokens."""
     return len(trained["model"]["vocab"]) + BYTE_TOKENS
 
 
 def held_out_tokens(trained: dict, held: Counter) -> int:
-    """Greedy BPE tokens of the held-out pre-tokens (each distinct one encoded once, by
-    ``tokenizers``: the ids :class:`functok.Tokenizer` gives too)."""
-    from tokenizers import Tokenizer as HFTokenizer
-
-    from ..tokenizer.train import with_byte_tokens
-
-    hf = HFTokenizer.from_str(json.dumps(with_byte_tokens(trained, [])))
-    words = list(held)
-    total = 0
-    for k in range(0, len(words), 20_000):
-        chunk = words[k:k + 20_000]
-        for word, enc in zip(chunk, hf.encode_batch(chunk, add_special_tokens=False)):
-            total += len(enc.ids) * held[word]
-    return total
+    """Greedy BPE tokens of the held-out pre-tokens (each distinct one encoded once)."""
+    tokens = greedy_tokens(trained, held)
+    return sum(len(tokens[word]) * n for word, n in held.items())
 
 
 # --- The redundancy ceiling -----------------------------------------------------------------
@@ -317,28 +301,28 @@ def equal_budget(train_texts: Sequence[str], held_texts: Sequence[str], *, split
     ceilings: list[dict | None] = []
     available = available_variants()
     fused_profiles = {v.profile for v in available if v.fuse == "frequent"}
-    splits: dict[str, tuple[Counter, dict, Counter]] = {}  # profile -> split counts, training, chains
+    # profile -> what its "frequent" row reuses of its split row: the counts, the training, the chains
+    splits: dict[str, dict[str, Any]] = {}
     for variant in available:
         started = time.monotonic()
         extra: dict[str, Any] = {}
-        if variant.fuse == "frequent":
-            train, big, chains = splits[variant.profile]
+        chains = None
+        if variant.fuse == "frequent":  # its split row comes first in BUDGET_VARIANTS
+            train, extra = splits[variant.profile]["train"], splits[variant.profile]["reused"]
             held = _count(variant, splitter, held_texts)
-            extra = {"big": big, "chains": chains}
-        elif variant.key in counted and not (variant.fuse == "none" and variant.profile in fused_profiles):
-            train, held = counted[variant.key]
         else:
-            chain_counter = ChainCounter() if variant.fuse == "none" and variant.profile in fused_profiles else None
-            train = _count(variant, splitter, train_texts, chain_counter)
-            held = _count(variant, splitter, held_texts)
-            if chain_counter is not None:
-                splits[variant.profile] = (train, {}, chain_counter.chains)
+            chains = ChainCounter() if variant.fuse == "none" and variant.profile in fused_profiles else None
+            if variant.key in counted and chains is None:
+                train, held = counted[variant.key]
+            else:
+                train = _count(variant, splitter, train_texts, chains)
+                held = _count(variant, splitter, held_texts)
         counting = time.monotonic() - started
         row = measure_variant(train, held, budgets, progress=progress, keep_vocabularies=variant.key == "baseline",
                               **extra)
         big = row.pop("_big")
-        if variant.profile in splits and variant.fuse == "none":
-            splits[variant.profile] = (train, big, splits[variant.profile][2])
+        if chains is not None:
+            splits[variant.profile] = {"train": train, "reused": {"big": big, "chains": chains.chains}}
         if variant.key == "baseline":
             ceilings = [None if v is None else ceiling(v, b) for b, v in zip(budgets, row.pop("_vocabularies"))]
         row = {"label": variant.label, "profile": variant.profile, "fuse": variant.fuse,

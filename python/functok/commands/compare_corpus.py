@@ -38,8 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..chunks import InputError
-from .corpus import (TEXT_SUFFIXES, BadRecord, CorpusReader, Document, _has_long_line, paragraphs, read_text,
-                     record_text, shown)
+from .corpus import (TEXT_SUFFIXES, BadRecord, CorpusReader, Document, error_reason, paragraphs, read_text,
+                     record_text, shown, unkept)
 
 DEFAULT_HELD_OUT_EVERY = 20
 DEFAULT_MAX_LINE = 100_000
@@ -142,15 +142,13 @@ def load_corpus(paths: list[str], *, field: str = "text", skip_bad: bool = False
 
 
 def add_documents(corpus: Corpus, documents: list[Document], max_line: int) -> None:
+    """Add the documents the shared reader would keep; count the others as skipped."""
     for doc in documents:
-        if not doc.text:  # counted, so that files and documents add up in the report
-            corpus.skipped.append({"what": doc.name, "reason": "empty", "characters": 0})
-            continue
-        if _has_long_line(doc.text, max_line):
-            corpus.skipped.append({"what": doc.name, "reason": f"a line over {max_line:,} code points",
-                                   "characters": len(doc.text)})
-            continue
-        corpus.documents.append(doc)
+        skip = unkept(doc, max_line)
+        if skip is None:
+            corpus.documents.append(doc)
+        else:
+            corpus.skipped.append(skip)
 
 
 def _file_name(name: str) -> str:
@@ -165,10 +163,6 @@ def unique_names(corpora: list[Corpus]) -> None:
         seen[corpus.name] += 1
         if seen[corpus.name] > 1:
             corpus.name = f"{corpus.name}-{seen[corpus.name]}"
-
-
-def _reason(message: str) -> str:
-    return "invalid UTF-8" if "invalid UTF-8" in message else "unreadable"
 
 
 # --- The default corpora ------------------------------------------------------------------
@@ -202,7 +196,7 @@ def stdlib_corpus(max_files: int | None, max_line: int, held_out_every: int) -> 
         try:
             text = read_text(path)
         except InputError as error:  # a few test files are deliberately not UTF-8
-            corpus.skipped.append({"what": name, "reason": _reason(str(error)), "characters": 0,
+            corpus.skipped.append({"what": name, "reason": error_reason(error), "characters": 0,
                                    "detail": str(error)})
             continue
         corpus.files += 1

@@ -26,12 +26,14 @@ an empty one. Each skip is a dict: ``what``, ``reason``, ``characters`` and mayb
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import json
 import os
 import re
 import stat
 import zlib
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -269,8 +271,7 @@ class CorpusReader:
                 if not self.skip_bad:
                     raise InputError(f"{error} (--skip-bad skips such files)") from None
                 if recorded:
-                    self.skip(shown(path), "invalid UTF-8" if "invalid UTF-8" in str(error) else "unreadable",
-                              detail=str(error))
+                    self.skip(shown(path), error_reason(error), detail=str(error))
                 continue
             finally:
                 before += total_bytes([path])
@@ -329,17 +330,29 @@ class CorpusReader:
         self.skip(where, f"bad .jsonl line: {kind}", detail=detail)
 
     def _keep(self, doc: Document) -> bool:
-        if not doc.text:  # counted, so that files and documents add up in reports
-            self.skip(doc.name, "empty")
-            return False
-        if self.max_line is not None and _has_long_line(doc.text, self.max_line):
-            self.skip(doc.name, f"a line over {self.max_line:,} code points", len(doc.text))
-            return False
-        return True
+        skip = unkept(doc, self.max_line)
+        if skip is not None:
+            self.skipped.append(skip)
+        return skip is None
 
 
 class _BadLine(InputError):
     """A bad .jsonl line without --skip-bad: the message is final (it already names the hint)."""
+
+
+def unkept(doc: Document, max_line: int | None) -> dict | None:
+    """The skip of a document that is not kept (empty, or with a line over ``max_line`` code
+    points), or None to keep it."""
+    if not doc.text:  # counted, so that files and documents add up in reports
+        return {"what": doc.name, "reason": "empty", "characters": 0}
+    if max_line is not None and _has_long_line(doc.text, max_line):
+        return {"what": doc.name, "reason": f"a line over {max_line:,} code points", "characters": len(doc.text)}
+    return None
+
+
+def error_reason(error: InputError) -> str:
+    """The reason a skipped file is counted under."""
+    return "invalid UTF-8" if "invalid UTF-8" in str(error) else "unreadable"
 
 
 def _has_long_line(text: str, limit: int) -> bool:
@@ -393,3 +406,25 @@ class ByteProgress:
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
+
+
+# --- The commands' corpus options and skip summary (functok train, functok tokenize) --------
+
+
+def add_corpus_options(parser: argparse.ArgumentParser) -> None:
+    """The corpus options ``functok train`` and ``functok tokenize`` share."""
+    parser.add_argument("--corpus", nargs="+", action="extend", required=True, metavar="PATH",
+                        help=".txt and .jsonl files, their .gz forms, and folders of them")
+    parser.add_argument("--field", default="text", help="the .jsonl field holding the text (default: text)")
+    parser.add_argument("--skip-bad", action="store_true",
+                        help="skip (and count) folders that cannot be listed, unreadable files, "
+                             "invalid UTF-8 and bad .jsonl lines instead of stopping with exit status 2")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--quiet", action="store_true", help="no summary of skips on stderr")
+
+
+def skipped_summary(skipped: list[dict]) -> list[str]:
+    """One line per reason: how many, and the first example."""
+    by_reason = Counter(s["reason"] for s in skipped)
+    return [f"{n:,} ({reason}), e.g. {next(s['what'] for s in skipped if s['reason'] == reason)}"
+            for reason, n in by_reason.items()]

@@ -36,8 +36,7 @@ from typing import Any
 
 from ..chunks import InputError
 from . import run_alone
-from .corpus import ByteProgress, CorpusReader, shown, total_bytes
-from .train import add_corpus_options, skipped_summary
+from .corpus import ByteProgress, CorpusReader, add_corpus_options, shown, skipped_summary, total_bytes
 
 __all__ = ["add_command", "default_tasks", "tokenize_corpus"]
 
@@ -61,11 +60,8 @@ def default_tasks(files: int) -> int:
 
 
 def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
     with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def _run_identity(files: list[Path], tokenizer_sha: str, options: dict) -> dict:
@@ -172,7 +168,7 @@ def _watch(records: Path, bar: ByteProgress) -> threading.Event:
 
 
 def _manifest(out: Path, files: list[Path], listing_skips: list[dict], reads: dict[int, dict], tasks: int) -> dict:
-    shards, skipped = [], list(listing_skips)
+    shards, skipped, records = [], list(listing_skips), []
     totals: Counter = Counter()
     for rank in range(tasks):
         read = reads.get(rank, {})
@@ -180,7 +176,10 @@ def _manifest(out: Path, files: list[Path], listing_skips: list[dict], reads: di
         totals["files_read"] += read.get("files_read", 0)
         name = f"{rank:05d}_unshuffled.ds"
         record_file = out / f"{name}.functok.json"
-        record = json.loads(record_file.read_text(encoding="utf-8")) if record_file.is_file() else {}
+        record = {}
+        if record_file.is_file():
+            record = json.loads(record_file.read_text(encoding="utf-8"))
+            records.append(record)
         skipped += record.get("skipped", [])
         for key in ("documents", "tokens", "characters", "text_bytes"):
             totals[key] += record.get(key, 0)
@@ -188,7 +187,7 @@ def _manifest(out: Path, files: list[Path], listing_skips: list[dict], reads: di
     return {
         "format": "datatrove tokenized files: <shard>.ds token ids (little-endian), <shard>.ds.index "
                   "document ends (uint64, in tokens)",
-        "token_bytes": _token_bytes(out, shards),
+        "token_bytes": records[0].get("token_bytes") if records else None,  # the first shard's record says
         "tasks": tasks,
         "counts": {"files": len(files), "files_read": totals["files_read"], "documents": totals["documents"],
                    "tokens": totals["tokens"], "characters": totals["characters"], "text_bytes": totals["text_bytes"],
@@ -197,14 +196,6 @@ def _manifest(out: Path, files: list[Path], listing_skips: list[dict], reads: di
         "skipped": skipped[:MAX_LISTED_SKIPS],
         "shards": shards,
     }
-
-
-def _token_bytes(out: Path, shards: list[dict]) -> int | None:
-    for shard in shards:
-        record = out / f"{shard['file']}.functok.json"
-        if record.is_file():
-            return json.loads(record.read_text(encoding="utf-8")).get("token_bytes")
-    return None
 
 
 def run(args: argparse.Namespace) -> int:

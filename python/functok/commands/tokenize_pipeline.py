@@ -18,7 +18,7 @@ from datatrove.data import Document as DatatroveDocument
 from datatrove.executor.local import LocalPipelineExecutor
 from datatrove.pipeline.base import PipelineStep
 
-from .corpus import CorpusReader
+from .corpus import CorpusReader, total_bytes
 
 __all__ = ["CorpusShardReader", "FileLoggingLocalExecutor", "corpus_pipeline", "read_records", "shard_of"]
 
@@ -70,7 +70,8 @@ class CorpusShardReader(PipelineStep):
         part = 1 if share is None else world_size  # a task that shares every file reads 1/part of it
         documents = 0
         last = time.monotonic()
-        for doc in reader.documents([Path(f) for f in mine]):
+        paths = [Path(f) for f in mine]
+        for doc in reader.documents(paths):
             documents += 1
             self.stat_update("documents")
             yield DatatroveDocument(text=doc.text, id=doc.name)
@@ -79,7 +80,7 @@ class CorpusShardReader(PipelineStep):
                 self._note(f"progress-{rank:05d}.json", {"bytes": doc.end // part})
         self._note(f"read-{rank:05d}.json", {"files": len(mine), "files_read": reader.files_read,
                                              "documents": documents, "skipped": reader.skipped})
-        self._note(f"progress-{rank:05d}.json", {"bytes": sum(_size(f) for f in mine) // part})
+        self._note(f"progress-{rank:05d}.json", {"bytes": total_bytes(paths) // part})
 
     def _note(self, name: str, data: dict) -> None:
         path = Path(self.records, name)
@@ -87,13 +88,6 @@ class CorpusShardReader(PipelineStep):
         temporary = path.with_name(path.name + ".part")
         temporary.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
         os.replace(temporary, path)  # a reader never sees half a note
-
-
-def _size(path: str) -> int:
-    try:
-        return os.stat(path).st_size
-    except OSError:
-        return 0
 
 
 def read_records(records: Path, prefix: str) -> dict[int, dict]:

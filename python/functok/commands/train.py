@@ -21,7 +21,7 @@ from typing import Any
 
 from ..chunks import InputError
 from . import run_alone
-from .corpus import ByteProgress, CorpusReader, shown, total_bytes
+from .corpus import ByteProgress, CorpusReader, add_corpus_options, shown, skipped_summary, total_bytes
 
 __all__ = ["add_command", "train_options"]
 
@@ -102,28 +102,9 @@ class _Texts:
             yield doc.text
 
 
-def skipped_summary(skipped: list[dict]) -> list[str]:
-    """One line per reason: how many, and the first example."""
-    by_reason = Counter(s["reason"] for s in skipped)
-    return [f"{n:,} ({reason}), e.g. {next(s['what'] for s in skipped if s['reason'] == reason)}"
-            for reason, n in by_reason.items()]
-
-
 def _fail(message: str) -> int:
     print(f"functok train: {message}", file=sys.stderr)
     return EXIT_BAD_INPUT
-
-
-def add_corpus_options(parser: argparse.ArgumentParser) -> None:
-    """The corpus options ``functok train`` and ``functok tokenize`` share."""
-    parser.add_argument("--corpus", nargs="+", action="extend", required=True, metavar="PATH",
-                        help=".txt and .jsonl files, their .gz forms, and folders of them")
-    parser.add_argument("--field", default="text", help="the .jsonl field holding the text (default: text)")
-    parser.add_argument("--skip-bad", action="store_true",
-                        help="skip (and count) folders that cannot be listed, unreadable files, "
-                             "invalid UTF-8 and bad .jsonl lines instead of stopping with exit status 2")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    parser.add_argument("--quiet", action="store_true", help="no summary of skips on stderr")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -28,13 +28,14 @@ from __future__ import annotations
 import heapq
 import json
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
-from ..pretokenize import has_group
-from .bpe import BYTE_TOKENS
+from ..pretokenize import chained, has_group
+from .bpe import BYTE_TOKENS, merge_pair
 from .file import with_byte_tokens
 
-__all__ = ["ChainCounter", "MARGINAL_MERGES", "add_fusion_merges", "fusion_merges", "truncate"]
+__all__ = ["ChainCounter", "MARGINAL_MERGES", "add_fusion_merges", "fusion_merges", "greedy_tokens", "merges_of",
+           "truncate"]
 
 MARGINAL_MERGES = 200  # the last split merges whose tokens' use prices an entry (the K rule)
 _INSTRUCTION = -1  # owner of a symbol made of instructions only
@@ -50,27 +51,27 @@ class ChainCounter:
         self.chains: Counter[tuple[str, ...]] = Counter()
 
     def update(self, split_pretokens: Iterable[str]) -> None:
-        chain: list[str] = []
-        after_instruction = False
-        for p in split_pretokens:
-            instruction = has_group(p)
-            if not instruction and not after_instruction and chain:  # a piece without a group
-                self._add(chain)
-                chain = []
-            chain.append(p)
-            after_instruction = instruction
-        self._add(chain)
+        for chain in chained(_pieces(split_pretokens), lambda piece: len(piece) > 1):
+            if len(chain) > 1 or len(chain[0]) > 1:
+                self.chains[tuple(segment for piece in chain for segment in piece)] += 1
 
-    def _add(self, chain: list[str]) -> None:
-        if len(chain) > 1:
-            self.chains[tuple(chain)] += 1
+
+def _pieces(split_pretokens: Iterable[str]) -> Iterator[list[str]]:
+    """The pieces back from their ``fuse="none"`` pre-tokens: each its instructions, then its base."""
+    piece: list[str] = []
+    for p in split_pretokens:
+        piece.append(p)
+        if not has_group(p):  # a base ends its piece
+            yield piece
+            piece = []
 
 
 # --- The split model: truncation and its segmentation ---------------------------------------
 
 
-def _merges(trained: dict) -> list[list[str]]:
-    return [m.split(" ", 1) if isinstance(m, str) else list(m) for m in trained["model"]["merges"]]
+def merges_of(trained: dict) -> list[tuple[str, str]]:
+    """A trainer's merges as pairs, whichever of the two forms it wrote."""
+    return [merge_pair(m) for m in trained["model"]["merges"]]
 
 
 def truncate(trained: dict, budget: int) -> dict | None:
@@ -84,7 +85,7 @@ def truncate(trained: dict, budget: int) -> dict | None:
     if len(vocab) < n:
         return None
     keep = []
-    for a, b in _merges(trained):
+    for a, b in merges_of(trained):
         if vocab[a + b] >= n:
             break
         keep.append([a, b])
@@ -92,28 +93,26 @@ def truncate(trained: dict, budget: int) -> dict | None:
     return dict(trained, model=model)
 
 
-def _segmenter(trained: dict):
-    """Token strings of each of a list of pre-tokens under ``trained``'s greedy BPE (the
-    ``tokenizers`` fast path; byte-fallback tokens keep their ``<0xNN>`` names)."""
+def greedy_tokens(trained: dict, words: Iterable[str]) -> dict[str, list[str]]:
+    """Each distinct pre-token's token strings under ``trained``'s greedy BPE (by ``tokenizers``,
+    the ids :class:`functok.Tokenizer` gives too; byte-fallback tokens keep their ``<0xNN>``
+    names)."""
     from tokenizers import Tokenizer as HFTokenizer
 
     hf = HFTokenizer.from_str(json.dumps(with_byte_tokens(trained, [])))
-
-    def segment(words: list[str]) -> dict[str, list[str]]:
-        out = {}
-        for k in range(0, len(words), 20_000):
-            chunk = words[k:k + 20_000]
-            for word, enc in zip(chunk, hf.encode_batch(chunk, add_special_tokens=False)):
-                out[word] = enc.tokens
-        return out
-
-    return segment
+    words = list(words)
+    out = {}
+    for k in range(0, len(words), 20_000):
+        chunk = words[k:k + 20_000]
+        for word, enc in zip(chunk, hf.encode_batch(chunk, add_special_tokens=False)):
+            out[word] = enc.tokens
+    return out
 
 
 def _marginal_use(trained: dict, split_counts: Counter[str], tokens: dict[str, list[str]]) -> float:
     """The K rule's price of an entry: the mean use, in the training pre-tokens, of the tokens
     made by the last :data:`MARGINAL_MERGES` merges."""
-    last = {a + b for a, b in _merges(trained)[-MARGINAL_MERGES:]}
+    last = {a + b for a, b in merges_of(trained)[-MARGINAL_MERGES:]}
     if not last:
         return float("inf")
     use: Counter[str] = Counter()
@@ -225,7 +224,7 @@ def _with_merges(split: dict, merges: list[tuple[str, str]]) -> dict:
         if a + b not in vocab:
             vocab[a + b] = next_id
             next_id += 1
-    model = dict(split["model"], vocab=vocab, merges=_merges(split) + [[a, b] for a, b in merges])
+    model = dict(split["model"], vocab=vocab, merges=[[a, b] for a, b in merges_of(split) + merges])
     return dict(split, model=model)
 
 
@@ -242,14 +241,14 @@ def add_fusion_merges(trained: dict, split_counts: Counter[str], chains: Counter
     full = truncate(trained, budget)
     if full is None:  # the corpus ran out of split merges: fill what is left
         room = budget - len(BYTE_TOKENS) - len(trained["model"]["vocab"])
-        tokens = _segmenter(trained)(words)
+        tokens = greedy_tokens(trained, words)
         return _with_merges(trained, fusion_merges(chains, tokens, limit=room, min_count=floor))
-    tokens = _segmenter(full)(words)
+    tokens = greedy_tokens(full, words)
     price = max(floor, _marginal_use(full, split_counts, tokens))
-    k = len(fusion_merges(chains, tokens, limit=len(_merges(full)), min_count=price))
+    k = len(fusion_merges(chains, tokens, limit=len(merges_of(full)), min_count=price))
     if k == 0:
         return full
-    tokens = _segmenter(truncate(trained, budget - k))(words)
+    tokens = greedy_tokens(truncate(trained, budget - k), words)
     merges = fusion_merges(chains, tokens, limit=k, min_count=floor)
     # On the coarser segmentation the chains may offer fewer than k merges: the room they leave
     # goes back to split merges (their tokens include every token of the shorter cut).

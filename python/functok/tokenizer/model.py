@@ -144,8 +144,10 @@ class Tokenizer:
         (docs/concepts.md, "Choosing a profile and a fuse mode"). ``split_operators`` is the 1.0
         spelling of ``fuse`` (True: ``"none"``, False: ``"all"``). Needs ``pip install 'functok[train]'``.
         """
-        fuse = training.DEFAULT_FUSE if fuse is None and split_operators is None else fuse_mode(
-            fuse, True if split_operators is None else split_operators)
+        if fuse is None and split_operators is None:
+            fuse = training.DEFAULT_FUSE
+        else:  # fuse wins; split_operators alone names "none" or "all"
+            fuse = fuse_mode(fuse, split_operators is not False)
         check_header({"format_version": FORMAT_VERSION, "spec_version": implemented_spec_version(),
                       "splitter": splitter, "normalize": normalize, "split_operators": fuse != "all",
                       "profile": profile, "fuse": fuse}, "<train>")

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from ..encode import pieces as codec_pieces
-from ..pretokenize import fuse_mode
+from ..pretokenize import chained, fuse_mode
 from ..pretokenize import pretokens as codec_pretokens
 from ..opcodes import ESCAPE_CHAR
 
@@ -99,24 +99,17 @@ class CodecPreTokenizer:
 
     def _pretoken_spans(self, text: str, base: int) -> Iterator[tuple[str, list[Span]]]:
         """Each pre-token with the spans of its code points, by the rule of spec 9."""
-        chain: list[str] = []
-        chain_spans: list[Span] = []
-        for parts, spans in self._piece_spans(text, base):
-            if self.fuse == "none":
+        pieces = self._piece_spans(text, base)
+        if self.fuse == "none":
+            for parts, spans in pieces:
                 at = 0
                 for p in parts:
                     yield p, spans[at : at + len(p)]
                     at += len(p)
-            elif self.fuse == "all":
-                yield "".join(parts), spans
-            else:  # "frequent": a piece with a group joins the chain before it
-                if chain and len(parts) == 1:  # no group: the piece starts a new chain
-                    yield "".join(chain), chain_spans
-                    chain, chain_spans = [], []
-                chain.extend(parts)
-                chain_spans.extend(spans)
-        if chain:
-            yield "".join(chain), chain_spans
+            return
+        groups = ([p] for p in pieces) if self.fuse == "all" else chained(pieces, lambda p: len(p[0]) > 1)
+        for group in groups:  # "all": each piece; "frequent": each chain (9.4)
+            yield "".join(s for parts, _ in group for s in parts), [s for _, spans in group for s in spans]
 
     def _piece_spans(self, text: str, base: int) -> Iterator[tuple[list[str], list[Span]]]:
         """Each piece's pre-tokens under ``fuse="none"`` (its instructions, then its base) with
