@@ -27,8 +27,7 @@ const MODE_OPTIONS = { greedy: { segmentation: 'greedy' }, optimal: { segmentati
 function jsDigests(texts, options, tokenizers, modes) {
   return texts.map((text) => {
     const d = {};
-    for (const [name, o0] of Object.entries(options)) {
-      const o = o0;
+    for (const [name, o] of Object.entries(options)) {
       try {
         d[`stream/${name}`] = digest(functok.encode(text, o));
         d[`pieces/${name}`] = digest(functok.pieces(text, o).map((p) => [p.text, p.start, p.end, p.instructions.map(String), p.base, p.slotStarts]));

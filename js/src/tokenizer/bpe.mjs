@@ -2,23 +2,13 @@
 // tiktoken's byte-pair merge), over integer ids. Neither caches: TokenVocabulary keeps the one
 // cache of ids per pre-token.
 
-const hex2 = (b) => b.toString(16).toUpperCase().padStart(2, '0');
-/** The byte-fallback token of one byte, as `tokenizers` spells it: `<0xE2>`. */
-export const byteFallbackToken = (b) => `<0x${hex2(b)}>`;
-export const BYTE_TOKENS = Object.freeze(Array.from({ length: 256 }, (_, b) => byteFallbackToken(b)));
+import { BYTE_TOKENS, utf8 as utf8Bytes } from '../segment.mjs';
 
-const PAIR = 2 ** 32; // pair keys are left * 2**32 + right (exact: ids are below 2**21 in practice, 2**32 at most... see pairKey)
-/** A pair of ids as one number (exact while left < 2**21; larger ids use a string key). */
+export { BYTE_TOKENS, utf8Bytes };
+
+const PAIR = 2 ** 32;
+/** A pair of ids as one number, left * 2**32 + right (exact while left < 2**21; larger ids use a string key). */
 const pairKey = (a, b) => (a < 0x200000 ? a * PAIR + b : `${a},${b}`);
-
-/** The UTF-8 bytes of one code point, or null for a surrogate (it has none). */
-export function utf8Bytes(cp) {
-  if (cp < 0x80) return [cp];
-  if (cp < 0x800) return [0xc0 | (cp >> 6), 0x80 | (cp & 63)];
-  if (cp >= 0xd800 && cp <= 0xdfff) return null;
-  if (cp < 0x10000) return [0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63)];
-  return [0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 63), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63)];
-}
 
 /** The tokens the merges can build: the one-symbol tokens, then merges of reachable tokens, to a fixed point. */
 export function reachableByMerges(vocab, merges) {
@@ -49,7 +39,7 @@ export class BPE {
     this.unkToken = unkToken;
     this.fuseUnk = fuseUnk;
     this.mergeList = merges;
-    this.merges = new Map(); // pair key -> rank * 2**26 ... kept as [rank, new id]
+    this.merges = new Map(); // pair key -> [rank, new id]
     merges.forEach(([left, right], rank) => {
       const a = vocab.get(left), b = vocab.get(right), ab = vocab.get(left + right);
       if (a === undefined || b === undefined || ab === undefined) throw new RangeError(`merge ${rank}: ${JSON.stringify([left, right])} is not a merge of tokens`);

@@ -2,23 +2,8 @@
 // the host's \p{...}): the same pieces as `regex` with
 //   's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
 // (as Python's functok.tokenizer.external.gpt2_pattern).
-import { CLASS_BMP, classOf, CLS_L, CLS_N, CLS_W } from '../ucd.mjs';
-
-const OTHER = 0;
-
-function classAt(s, i, n) {
-  const c = s.charCodeAt(i);
-  if (c < 0xd800 || c > 0xdbff || i + 1 >= n) return CLASS_BMP[c];
-  const d = s.charCodeAt(i + 1);
-  if (d < 0xdc00 || d > 0xdfff) return OTHER;
-  return classOf(((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000);
-}
-const width = (s, i, n) => { const c = s.charCodeAt(i); if (c < 0xd800 || c > 0xdbff || i + 1 >= n) return 1; const d = s.charCodeAt(i + 1); return d >= 0xdc00 && d <= 0xdfff ? 2 : 1; };
-
-function runOf(s, i, n, k) {
-  while (i < n && classAt(s, i, n) === k) i += width(s, i, n);
-  return i;
-}
+import { CLS_W } from '../ucd.mjs';
+import { classAt, runOf } from '../split.mjs';
 
 /** The end of GPT-2's piece that starts at `pos` < n. */
 function gpt2PieceEnd(s, pos, n) {

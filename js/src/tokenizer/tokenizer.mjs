@@ -5,7 +5,7 @@ import { SPEC_VERSION } from '../tables.mjs';
 import { BPE } from './bpe.mjs';
 import { FORMAT_VERSION, ALPHABET, checkHeader, checkFunctokModel, fileParts, parseJson } from './file.mjs';
 import { SpecialTokens, codecPreTokenizer } from './pretokens.mjs';
-import { TokenVocabulary, SEGMENTATIONS, TIE_BREAKS } from './vocabulary.mjs';
+import { TokenVocabulary, checkMode } from './vocabulary.mjs';
 import { TokenTable, decodeIds } from './decoding.mjs';
 import { FormatError } from '../errors.mjs';
 import { firstSurrogate } from '../text.mjs';
@@ -88,8 +88,7 @@ export class Tokenizer {
    * `disallowedSpecial` is [] (then it is ordinary text). Python: tie_break, allowed_special...
    */
   encode(text, { segmentation = 'greedy', tieBreak = 'leftmost-longest', reachableOnly = false, allowedSpecial = [], disallowedSpecial = 'all' } = {}) {
-    if (!SEGMENTATIONS.includes(segmentation)) throw new TypeError(`unknown segmentation ${JSON.stringify(segmentation)}; expected one of ${SEGMENTATIONS.join(', ')}`);
-    if (!TIE_BREAKS.includes(tieBreak)) throw new TypeError(`unknown tieBreak ${JSON.stringify(tieBreak)}; expected one of ${TIE_BREAKS.join(', ')}`);
+    checkMode(segmentation, tieBreak);
     const options = { segmentation, tieBreak, reachableOnly };
     const ids = [];
     const parts = this.special.split(text, allowedSpecial, disallowedSpecial);

@@ -5,9 +5,10 @@
 import { BYTE_TOKENS, utf8Bytes } from './bpe.mjs';
 import { Segmenter } from './segmenter.mjs';
 import { codePoints } from '../text.mjs';
+import { TIE_BREAKS } from '../segment.mjs';
 
+export { TIE_BREAKS };
 export const SEGMENTATIONS = Object.freeze(['greedy', 'optimal']);
-export const TIE_BREAKS = Object.freeze(['leftmost-longest', 'prefer-greedy']);
 const CACHE_LIMIT = 1 << 17; // pre-tokens per mode; emptied when full
 
 /**
@@ -33,6 +34,12 @@ export function latin1Utf8(text) {
   let out = '';
   for (let k = 0; k < bytes.length; k += 4096) out += String.fromCharCode.apply(null, bytes.subarray(k, k + 4096));
   return out;
+}
+
+/** A TypeError unless `segmentation` and `tieBreak` are known ones. */
+export function checkMode(segmentation, tieBreak) {
+  if (!SEGMENTATIONS.includes(segmentation)) throw new TypeError(`unknown segmentation ${JSON.stringify(segmentation)}; expected one of ${SEGMENTATIONS.join(', ')}`);
+  if (!TIE_BREAKS.includes(tieBreak)) throw new TypeError(`unknown tieBreak ${JSON.stringify(tieBreak)}; expected one of ${TIE_BREAKS.join(', ')}`);
 }
 
 export class TokenVocabulary {
@@ -115,8 +122,7 @@ export class TokenVocabulary {
   clearCache() { this._modes.clear(); }
 
   _mode(segmentation, tieBreak, reachableOnly) {
-    if (!SEGMENTATIONS.includes(segmentation)) throw new TypeError(`unknown segmentation ${JSON.stringify(segmentation)}; expected one of ${SEGMENTATIONS.join(', ')}`);
-    if (!TIE_BREAKS.includes(tieBreak)) throw new TypeError(`unknown tieBreak ${JSON.stringify(tieBreak)}; expected one of ${TIE_BREAKS.join(', ')}`);
+    checkMode(segmentation, tieBreak);
     const key = segmentation === 'greedy' ? 'greedy' : `optimal|${tieBreak}|${Boolean(reachableOnly)}`;
     let mode = this._modes.get(key);
     if (mode === undefined) { mode = [new Map(), this._computer(segmentation, tieBreak, Boolean(reachableOnly))]; this._modes.set(key, mode); }

@@ -5,10 +5,11 @@ import { codePoints, fromCodePoints } from './text.mjs';
 export const TIE_BREAKS = Object.freeze(['leftmost-longest', 'prefer-greedy']);
 
 const hex2 = (b) => b.toString(16).toUpperCase().padStart(2, '0');
-const BYTE_TOKENS = Array.from({ length: 256 }, (_, b) => `<0x${hex2(b)}>`);
+/** The byte-fallback tokens <0x00>..<0xFF>, as `tokenizers` spells them, by byte. */
+export const BYTE_TOKENS = Object.freeze(Array.from({ length: 256 }, (_, b) => `<0x${hex2(b)}>`));
 
 /** The UTF-8 bytes of one code point (a surrogate code point has none: it cannot fall back). */
-function utf8(cp) {
+export function utf8(cp) {
   if (cp < 0x80) return [cp];
   if (cp < 0x800) return [0xc0 | (cp >> 6), 0x80 | (cp & 63)];
   if (cp >= 0xd800 && cp <= 0xdfff) return null;

@@ -9,7 +9,7 @@ export const SPLITTERS = ['llama3', 'paper'];
 const OTHER = 0;
 
 /** The class (3.2) of the code point at UTF-16 index i < n; a lone surrogate is in none. */
-function classAt(s, i, n) {
+export function classAt(s, i, n) {
   const c = s.charCodeAt(i);
   if (c < 0xd800 || c > 0xdbff || i + 1 >= n) return CLASS_BMP[c];
   const d = s.charCodeAt(i + 1);
@@ -18,7 +18,7 @@ function classAt(s, i, n) {
 }
 
 /** The end of the run of class k that starts at i. */
-function runOf(s, i, n, k) {
+export function runOf(s, i, n, k) {
   while (i < n) {
     const c = s.charCodeAt(i);
     if (c < 0xd800 || c > 0xdbff) {
