@@ -52,7 +52,7 @@ export class Vocabulary {
     this.merges.forEach(([a, b], rank) => {
       let m = this.ranks.get(a);
       if (m === undefined) { m = new Map(); this.ranks.set(a, m); }
-      if (!m.has(b)) m.set(b, rank);
+      m.set(b, rank); // a pair listed twice takes its last rank (spec 14.3, as tokenizers does)
     });
     this._tries = new Map();
     this._caches = new Map();
