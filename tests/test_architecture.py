@@ -1,5 +1,6 @@
 """ARCHITECTURE.md stays true: every clause of the spec has a row, every row names code that
-exists, and the rooms import one way."""
+exists, every path the rooms name exists and every module is listed, and every import runs the
+way the arrows say."""
 
 from __future__ import annotations
 
@@ -68,12 +69,20 @@ def test_each_named_function_exists(name):
     resolve(name)
 
 
-def test_the_table_is_not_empty():
-    assert len(named_code()) >= len(spec_anchors())
+def test_every_row_names_its_module_and_code():
+    empty = [anchor for anchor, rest in clause_rows().items()
+             if len(NAME.findall(rest.split("|")[0])) != 1 or not NAME.findall(rest.split("|")[1])]
+    assert not empty, f"rows of ARCHITECTURE.md that name no module or no code: {empty}"
+
+
+def is_module(dotted: str) -> bool:
+    path = PACKAGE.parent.joinpath(*dotted.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
 
 
 def imports_of(path: Path) -> set[str]:
-    """The functok modules a file imports (absolute and relative)."""
+    """The functok modules a file imports (absolute and relative; `from . import x` names the
+    module x where x is one, else the package)."""
     module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
     package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
     out = set()
@@ -83,29 +92,11 @@ def imports_of(path: Path) -> set[str]:
             if node.level:
                 parts = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join(parts + ([base] if base else []))
-            out.add(base)
+            out.update(f"{base}.{a.name}" if is_module(f"{base}.{a.name}") else base
+                       for a in node.names)
         elif isinstance(node, ast.Import):
             out.update(a.name for a in node.names)
     return {m for m in out if m == "functok" or m.startswith("functok.")}
-
-
-CORE_EXCEPTIONS = {"__init__.py"}  # the public API may re-export the tokenizer
-
-
-def test_the_core_never_imports_the_tokenizer_or_the_applications():
-    rooms = ("functok.tokenizer", "functok.commands", "functok.conformance", "functok.cli")
-    for path in PACKAGE.glob("*.py"):
-        if path.name in CORE_EXCEPTIONS or path.name in ("cli.py", "__main__.py"):  # the command line
-            continue
-        wrong = sorted(m for m in imports_of(path) if m.startswith(rooms))
-        assert not wrong, f"core module {path.name} imports {wrong}"
-
-
-def test_the_tokenizer_never_imports_conformance_or_commands():
-    for path in (PACKAGE / "tokenizer").glob("*.py"):
-        wrong = sorted(m for m in imports_of(path)
-                       if m.startswith(("functok.commands", "functok.conformance", "functok.cli")))
-        assert not wrong, f"{path.relative_to(PACKAGE)} imports {wrong}"
 
 
 def test_import_functok_loads_no_command_module():
@@ -115,3 +106,105 @@ def test_import_functok_loads_no_command_module():
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                             env={"PYTHONPATH": str(PACKAGE.parent)}).stdout.strip()
     assert loaded == "[]", f"import functok loads {loaded}"
+
+
+# -- the prose of "The rooms" -------------------------------------------------------------------
+
+
+def rooms_section() -> str:
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    return text.split("## The rooms", 1)[1].split("\n## ", 1)[0]
+
+
+def rooms_listing() -> list[str]:
+    """The paths of the rooms' code block, relative to python/functok/ (an entry indented under
+    a folder is inside it)."""
+    block = rooms_section().split("```", 2)[1]
+    paths, folder = [], ""
+    for line in block.splitlines()[2:]:  # the fence's info string, then python/functok/
+        entry = line.strip().split(" ", 1)[0]
+        if not entry or entry.startswith("──"):
+            continue
+        indent = len(line) - len(line.lstrip(" "))
+        if indent > 4:
+            continue  # a description carried onto the next line
+        if indent == 2:
+            folder = entry if entry.endswith("/") else ""
+            paths.append(entry)
+        else:
+            assert folder, f"an entry of the rooms nests under no folder: {line!r}"
+            paths.append(folder + entry)
+    return paths
+
+
+def test_every_path_the_rooms_name_exists():
+    listed = rooms_listing()
+    missing = [path for path in listed if not (PACKAGE / path).exists()]
+    assert not missing, f"ARCHITECTURE.md's rooms name paths that python/functok/ lacks: {missing}"
+    quoted = re.findall(r"`((?:[\w.-]+/)+(?:[\w.-]+\.\w+)?)`", rooms_section().split("```", 2)[2])
+    bases = (REPO, REPO / "python", PACKAGE)
+    missing = [path for path in quoted if not any((base / path).exists() for base in bases)]
+    assert not missing, f"ARCHITECTURE.md's rooms name paths that do not exist: {missing}"
+
+
+def test_the_rooms_list_every_module_and_subpackage():
+    listed = set(rooms_listing())
+    top = {p.name for p in PACKAGE.glob("*.py")} | {
+        p.name + "/" for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()}
+    unlisted = sorted(top - listed)
+    assert not unlisted, f"ARCHITECTURE.md's rooms do not list {unlisted}"
+
+
+def arrow_chains() -> list[list[set[str]]]:
+    """The sentence 'The arrows run one way: **a ← b ← c, d**, and **e ← f**' as chains of
+    levels, each level a set of rooms, the imported first."""
+    paragraph = rooms_section().split("The arrows run one way:", 1)[1].split("\n\n", 1)[0]
+    return [[{room.strip() for room in level.split(",")} for level in chain.split("←")]
+            for chain in re.findall(r"\*\*(.+?)\*\*", paragraph, re.S)]
+
+
+def may_import() -> dict[str, set[str]]:
+    """For each room, the rooms the arrows let it import (itself, and every level to its left,
+    through either chain)."""
+    allowed: dict[str, set[str]] = {}
+    for chain in arrow_chains():
+        for at, level in enumerate(chain):
+            for room in level:
+                allowed.setdefault(room, {room}).update(*chain[:at])
+    changed = True
+    while changed:  # what a room may import, it may import through the rooms below it
+        changed = False
+        for room, below in allowed.items():
+            wider = below.union(*(allowed.get(other, set()) for other in below))
+            changed |= wider != below
+            allowed[room] = wider
+    return allowed
+
+
+def room_of(module: str) -> str:
+    """core for the codec's modules, the subpackage's name, cli for the command line; the
+    package itself (functok/__init__.py) re-exports the tokenizer, so it counts as that room."""
+    parts = module.split(".")
+    if len(parts) == 1 or parts[1] == "__init__":
+        return "tokenizer"
+    if parts[1] in ("cli", "__main__"):
+        return "cli"
+    return parts[1] if (PACKAGE / parts[1]).is_dir() else "core"
+
+
+def test_the_arrows_name_every_room():
+    rooms = {room_of(f"functok.{p.stem}") for p in PACKAGE.glob("*.py") if p.stem != "__init__"}
+    rooms |= {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()}
+    assert rooms == set(may_import()), f"rooms {rooms} against the arrows' {set(may_import())}"
+
+
+def test_every_import_runs_the_way_the_arrows_say():
+    allowed = may_import()
+    wrong = []
+    for path in PACKAGE.rglob("*.py"):
+        if path == PACKAGE / "__init__.py":
+            continue  # the public API, declared in one place
+        module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        wrong += [f"{module} imports {target}" for target in sorted(imports_of(path))
+                  if room_of(target) not in allowed[room_of(module)]]
+    assert not wrong, "imports against ARCHITECTURE.md's arrows:\n" + "\n".join(wrong)
