@@ -61,3 +61,18 @@ def damaged(draw, ids: list[int], pool, max_edits: int) -> list[int]:
         else:
             ids[at:at] = draw(pool)
     return ids
+
+
+@st.composite
+def random_bpe(draw, max_merges: int = 15):
+    """A random BPE over 'abc': (vocab, merges), a merge listed twice and several merges making
+    the same token included; the vocabulary is the three letters, then each new token in the
+    order its first merge makes it."""
+    tokens = ["a", "b", "c"]
+    merges = []
+    for _ in range(draw(st.integers(0, max_merges))):
+        a, b = draw(st.sampled_from(tokens)), draw(st.sampled_from(tokens))
+        merges.append((a, b))
+        if a + b not in tokens:
+            tokens.append(a + b)
+    return {t: i for i, t in enumerate(tokens)}, merges

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from functok.tokenizer.bpe import BPE, TiktokenBPE, byte_fallback_token
 from functok.tokenizer.external import PATTERNS, bytes_to_unicode, find_gpt2_tiktoken, read_tiktoken_ranks
 
+from conftest import random_bpe
 from fixtures.trained import need_tokenizers, stdlib_texts, stdlib_tokenizer, udhr_texts
 
 # --- Hugging Face -------------------------------------------------------------------------
@@ -62,19 +63,6 @@ def _merge_closure(merges: list[tuple[str, str]], alphabet: str) -> dict[str, in
     return vocab
 
 
-@st.composite
-def random_bpe(draw):
-    """A random merge list over 'abc', duplicates and several merges per result included."""
-    tokens = ["a", "b", "c"]
-    merges = []
-    for _ in range(draw(st.integers(0, 12))):
-        a, b = draw(st.sampled_from(tokens)), draw(st.sampled_from(tokens))
-        merges.append((a, b))
-        if a + b not in tokens:
-            tokens.append(a + b)
-    return merges
-
-
 def _hf_model_json(vocab, merges, **options) -> dict:
     model = {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
              "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False,
@@ -85,7 +73,7 @@ def _hf_model_json(vocab, merges, **options) -> dict:
             "model": model}
 
 
-@given(random_bpe(), st.lists(st.text("abcd", min_size=1, max_size=12), min_size=1, max_size=5),
+@given(random_bpe().map(lambda model: model[1]), st.lists(st.text("abcd", min_size=1, max_size=12), min_size=1, max_size=5),
        st.booleans())
 def test_random_merge_lists_match_hf(merges, words, ignore_merges):
     """Random merge lists exercise the queue's stale-entry check (several merges can make the

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conftest import random_bpe
 from functok.conformance.ops import segment as run_vector
 from functok.tokenizer.bpe import BPE, byte_fallback_token
 from functok.tokenizer.segment import Segmenter, brute_force
@@ -57,18 +58,6 @@ def test_dp_with_byte_fallback_equals_brute_force(vocab, text):
 
 
 # --- never above greedy -------------------------------------------------------------------
-
-
-@st.composite
-def random_bpe(draw):
-    tokens = ["a", "b", "c"]
-    merges = []
-    for _ in range(draw(st.integers(0, 15))):
-        a, b = draw(st.sampled_from(tokens)), draw(st.sampled_from(tokens))
-        merges.append((a, b))
-        if a + b not in tokens:
-            tokens.append(a + b)
-    return {t: i for i, t in enumerate(tokens)}, merges
 
 
 @given(random_bpe(), st.text("abc", min_size=1, max_size=30))

@@ -233,7 +233,7 @@ class _Decoder:
                 for _ in instructions:  # the parse errors after it, which have larger offsets
                     pass
 
-    # -- 7.3 applying a group to its slots
+    # -- 7.4 applying a group to its slots
 
     def _apply_group(self, start: int, end: int, head: list[str], tail: str, written: int) -> tuple[str, str]:
         """Decode the group stream[start:end] with the slots of its text: the first 256 as

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .. import _ucd
+from ..decode import DEFAULT_MAX_OUTPUT
 from ..grammar import SURROGATE_FIRST, SURROGATE_LAST
 from ..opcodes import (
     ARGUMENT_FIRST,
@@ -187,7 +188,7 @@ class Cursor:
     __slots__ = ("exact", "max_output", "sigma", "opcode", "args", "bounds", "pend", "group", "n",
                  "before", "size", "owned")
 
-    def __init__(self, exact: bool = True, max_output: int = 2**26) -> None:
+    def __init__(self, exact: bool = True, max_output: int = DEFAULT_MAX_OUTPUT) -> None:
         self.exact = exact
         self.max_output = max_output
         self.sigma = T

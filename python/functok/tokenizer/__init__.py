@@ -33,8 +33,8 @@ The modules, in the order of the encode path and back (spec sections in brackets
 :mod:`.model` (:class:`Tokenizer`, the encode path step by step), :mod:`.pretokens` (the
 special-token split, the codec's pre-tokens and their spans; 9, 4.4), :mod:`.vocabulary` (ids of
 a pre-token, one cache; 10), :mod:`.bpe` (greedy BPE), :mod:`.segment` (optimal segmentation;
-10), :mod:`.offsets` (:class:`Encoding`), :mod:`.decoding` (ids -> stream -> text; 7, 8.2),
-:mod:`.stream` (:class:`DecodeStream`), :mod:`.file` (the tokenizer file; 11),
+10), :mod:`.offsets` (:class:`Encoding`), :mod:`.decoding` (ids -> stream -> text; 14.6),
+:mod:`.stream` (:class:`DecodeStream`), :mod:`.file` (the tokenizer file; 14.1-14.3),
 :mod:`.model_files` (``tokenizer.json`` models, tiktoken rank files), :mod:`.reading` (reading
 files, JSON paths), :mod:`.errors`, :mod:`.train` (``Tokenizer.train``), :mod:`.fusion` (the fusion
 merges of ``fuse="frequent"``; 9.4), :mod:`.external`

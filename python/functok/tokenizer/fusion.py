@@ -6,7 +6,7 @@ per instruction but learns ``Hello``, ``HELLO`` and ``hello`` as three entries. 
 the hybrid (research/equal-budget/FINDINGS.md, stage 4, the best scheme measured):
 
 1. the pre-tokens are **chains**: a piece with a group is joined to the pre-token before it
-   (``functok.encode.context_chains``);
+   (``functok.pretokenize.context_chains``);
 2. BPE is first trained as for ``"none"`` (every instruction its own pre-token, so every merge
    stays inside one instruction or one base), to ``budget - K`` entries;
 3. then K **fusion merges** are appended, chosen greedily by how often they occur in the

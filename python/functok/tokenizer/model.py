@@ -139,7 +139,7 @@ class Tokenizer:
         ``fuse`` how a piece's group meets its base (:data:`functok.FUSE_MODES`, spec 9):
         ``"none"`` shares every base, ``"all"`` learns each cased or marked piece on its own,
         ``"frequent"`` shares every base and spends part of the budget on merges that join the
-        frequent groups to their base or to the text before them (``training.fusion``). The
+        frequent groups to their base or to the text before them (:mod:`functok.tokenizer.fusion`). The
         defaults, ``"compact"`` and ``"frequent"``, are the best measured at equal budget
         (docs/concepts.md, "Choosing a profile and a fuse mode"). ``split_operators`` is the 1.0
         spelling of ``fuse`` (True: ``"none"``, False: ``"all"``). Needs ``pip install 'functok[train]'``.
