@@ -12,7 +12,7 @@ import functok
 from functok import FUSE_MODES, Tokenizer, encode, pieces, pretokens
 from functok.tokenizer.errors import TokenizerFileError
 from functok.tokenizer.fusion import ChainCounter, fusion_merges
-from functok.tokenizer.pretokens import CodecPreTokenizer
+from functok.tokenizer.codec_pretokenizer import CodecPreTokenizer
 
 pytest.importorskip("tokenizers")
 

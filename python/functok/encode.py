@@ -282,13 +282,6 @@ def encode_piece(piece: str, features: frozenset[str] = FEATURES, fold: str = "a
     return "".join(i.code for i in enc.instructions) + enc.base if enc.instructions else enc.base
 
 
-def piece_pretokens(piece: str, features: frozenset[str] = FEATURES, fold: str = "all",
-                    case: str = "capitalize") -> tuple[str, ...]:
-    """The pre-tokens of one piece with split_operators: one per instruction, then the base."""
-    enc = analyse_piece(piece, features, fold, case)
-    return tuple(i.code for i in enc.instructions) + (enc.base,)
-
-
 # --- Caches ------------------------------------------------------------------------------
 
 _MAX_CACHED_PIECE = 256  # code points; longer pieces are rare, and would pin memory
@@ -308,26 +301,26 @@ class _PieceCache(dict):
         return value
 
 
-# One cache per encoder configuration: (features, fold, case).
+# One cache per form of a piece (encode_piece, or spec 9.1's pre-tokens) and encoder
+# configuration (features, fold, case).
 _Config = tuple[frozenset[str], str, str]
 _DEFAULT_CONFIG: _Config = (FEATURES, "all", "capitalize")
-_stream_caches: dict[_Config, _PieceCache] = {}
-_pretoken_caches: dict[_Config, _PieceCache] = {}
+_caches: dict[tuple[Callable, _Config], _PieceCache] = {}
 
 
 def clear_caches() -> None:
     """Forget every cached piece (benchmarks use this for a cold start)."""
-    for cache in (*_stream_caches.values(), *_pretoken_caches.values()):
+    for cache in _caches.values():
         cache.clear()
 
 
-def _cache(caches: dict, make: Callable, config: _Config) -> _PieceCache:
-    cache = caches.get(config)
+def _cache(make: Callable, config: _Config) -> _PieceCache:
+    cache = _caches.get((make, config))
     if cache is None:
         features, fold, case = config
         # The default configuration calls ``make`` with its defaults: no partial on a miss.
         compute = make if config == _DEFAULT_CONFIG else partial(make, features=features, fold=fold, case=case)
-        cache = caches[config] = _PieceCache(compute)
+        cache = _caches[make, config] = _PieceCache(compute)
     return cache
 
 
@@ -406,14 +399,22 @@ def encode(text: str, *, normalize: str | None = "nfc", splitter: str = "llama3"
                                   fold=fold, case=case, features=features))
 
 
-def encoded_pieces(text: str, *, split: bool = False, normalize: str | None = "nfc",
-                   splitter: str = "llama3", profile: str = DEFAULT_PROFILE, fold: str | None = None,
-                   case: str | None = None, features: Iterable[str] = FEATURES) -> list:
-    """Each piece of ``text`` encoded: its ``encoded`` form (a string), or with ``split`` its
-    instructions and base (a tuple, spec 9.1). Options as :func:`encode`."""
+def encoded_pieces(text: str, *, normalize: str | None = "nfc", splitter: str = "llama3",
+                   profile: str = DEFAULT_PROFILE, fold: str | None = None, case: str | None = None,
+                   features: Iterable[str] = FEATURES) -> list[str]:
+    """Each piece of ``text`` in its stream form (:func:`encode_piece`). Options as :func:`encode`."""
+    return map_pieces(encode_piece, text, normalize=normalize, splitter=splitter, profile=profile,
+                      fold=fold, case=case, features=features)
+
+
+def map_pieces(make: Callable, text: str, *, normalize: str | None = "nfc", splitter: str = "llama3",
+               profile: str = DEFAULT_PROFILE, fold: str | None = None, case: str | None = None,
+               features: Iterable[str] = FEATURES) -> list:
+    """``make(piece, features, fold, case)`` for each piece of ``text``, through one bounded
+    cache per ``make`` and configuration (the encoder's hot path: :func:`encoded_pieces`, and
+    spec 9.1's pre-tokens in :mod:`functok.pretokenize`). Options as :func:`encode`."""
     config = _check_options(normalize, features, profile, fold, case)
-    caches, make = (_pretoken_caches, piece_pretokens) if split else (_stream_caches, encode_piece)
-    return list(map(_cache(caches, make, config).__getitem__,
+    return list(map(_cache(make, config).__getitem__,
                     split_pattern(splitter).findall(_normalized(text, normalize))))
 
 

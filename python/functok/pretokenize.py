@@ -1,5 +1,6 @@
 """Pre-tokens (spec 9): the strings a BPE trainer or tokenizer sees, made from the encoder's
-pieces (:mod:`functok.encode`) under one of three rules, :data:`FUSE_MODES`.
+pieces (:mod:`functok.encode`) under one of three rules, :data:`FUSE_MODES`: split (9.1), whole
+(9.2) or context chains (9.4).
 
 >>> pretokens("Hello world", fuse="none")
 ['\\ue100\\ue000', 'hello', ' world']
@@ -10,10 +11,11 @@ from __future__ import annotations
 from itertools import chain
 from typing import Callable, Iterable, Iterator, TypeVar
 
-from .encode import DEFAULT_PROFILE, FEATURES, encoded_pieces
+from .encode import DEFAULT_PROFILE, FEATURES, analyse_piece, encoded_pieces, map_pieces
 from .opcodes import GROUP_FIRST, GROUP_LAST
 
-__all__ = ["FUSE_MODES", "chained", "context_chains", "fuse_mode", "has_group", "pretokens"]
+__all__ = ["FUSE_MODES", "chained", "context_chains", "fuse_mode", "has_group", "piece_pretokens",
+           "pretokens", "pretokens_by"]
 
 T = TypeVar("T")
 
@@ -39,13 +41,25 @@ def pretokens(text: str, *, normalize: str | None = "nfc", splitter: str = "llam
     >>> pretokens("see Hello, World", fuse="frequent")
     ['see\\ue100\\ue001 hello', ',\\ue100\\ue001 world']
     """
-    mode = fuse_mode(fuse, split_operators)
-    options = dict(normalize=normalize, splitter=splitter, profile=profile, fold=fold, case=case,
-                   features=features)
-    if mode == "none":
-        return list(chain.from_iterable(encoded_pieces(text, split=True, **options)))
+    return pretokens_by(fuse_mode(fuse, split_operators), text, normalize=normalize,
+                        splitter=splitter, profile=profile, fold=fold, case=case, features=features)
+
+
+def pretokens_by(mode: str, text: str, **options) -> list[str]:
+    """:func:`pretokens` under a rule already resolved by :func:`fuse_mode` (the tokenizer
+    resolves its rule once, when it is made). ``options`` as :func:`functok.encode`."""
+    if mode == "none":  # 9.1
+        return list(chain.from_iterable(map_pieces(piece_pretokens, text, **options)))
     encoded = encoded_pieces(text, **options)
-    return encoded if mode == "all" else context_chains(encoded)
+    return encoded if mode == "all" else context_chains(encoded)  # 9.2, 9.4
+
+
+def piece_pretokens(piece: str, features: frozenset[str] = FEATURES, fold: str = "all",
+                    case: str = "capitalize") -> tuple[str, ...]:
+    """The pre-tokens of one piece under ``fuse="none"`` (spec 9.1): one per instruction, then
+    the base."""
+    enc = analyse_piece(piece, features, fold, case)
+    return tuple(i.code for i in enc.instructions) + (enc.base,)
 
 
 def fuse_mode(fuse: str | None, split_operators: bool = True) -> str:

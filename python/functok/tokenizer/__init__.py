@@ -30,8 +30,9 @@ The default ``fuse="frequent"`` learned ``CAPITALIZE(0)`` + ``hello`` as one tok
 ``CAPITALIZE(0)``, ``hello``, ``<0x2C>``.
 
 The modules, in the order of the encode path and back (spec sections in brackets):
-:mod:`.model` (:class:`Tokenizer`, the encode path step by step), :mod:`.pretokens` (the
-special-token split, the codec's pre-tokens and their spans; 9, 4.4), :mod:`.vocabulary` (ids of
+:mod:`.model` (:class:`Tokenizer`, the encode path step by step), :mod:`.special_tokens` (the
+text cut at special tokens), :mod:`.codec_pretokenizer` (the codec's pre-tokens of each stretch
+and their spans; 9, 4.4), :mod:`.vocabulary` (ids of
 a pre-token, one cache; 10), :mod:`.bpe` (greedy BPE), :mod:`.segment` (optimal segmentation;
 10), :mod:`.offsets` (:class:`Encoding`), :mod:`.decoding` (ids -> stream -> text; 14.6),
 :mod:`.stream` (:class:`DecodeStream`), :mod:`.file` (the tokenizer file; 14.1-14.3),

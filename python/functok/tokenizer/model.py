@@ -3,9 +3,9 @@
 Its encode path, step by step (each step a named object of this package):
 
 1. **special tokens**: the text is cut at the allowed special tokens
-   (:class:`~functok.tokenizer.pretokens.SpecialTokens`);
+   (:class:`~functok.tokenizer.special_tokens.SpecialTokens`);
 2. **codec pre-tokens**: each stretch becomes the codec's pre-tokens, spec 9
-   (:class:`~functok.tokenizer.pretokens.CodecPreTokenizer`);
+   (:class:`~functok.tokenizer.codec_pretokenizer.CodecPreTokenizer`);
 3. **segmentation**: each pre-token becomes ids, by greedy BPE or optimal segmentation, spec 10
    (:class:`~functok.tokenizer.vocabulary.Vocabulary`; ``tokenizers``, when installed, fills
    its greedy cache faster with the same ids);
@@ -25,16 +25,17 @@ from typing import Any
 
 from ..decode import DEFAULT_MAX_OUTPUT
 from ..errors import FormatError
-from . import train as training
-from .decoding import TokenTable, decode_ids
 from ..pretokenize import fuse_mode
+from . import train as training
+from .codec_pretokenizer import CodecPreTokenizer
+from .decoding import TokenTable, decode_ids
 from .file import ALPHABET, FORMAT_VERSION, check_functok_model, check_header, file_parts, file_text, fuse_of
 from .file import spec_version as implemented_spec_version
 from .model_files import build_bpe
 from .offsets import Encoding
-from .pretokens import CodecPreTokenizer, SpecialTokens
 from .reading import parse_json, read_text
 from .segment import TIE_BREAKS
+from .special_tokens import SpecialTokens
 from .vocabulary import SEGMENTATIONS, Vocabulary
 
 __all__ = ["Tokenizer"]

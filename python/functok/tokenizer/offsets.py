@@ -1,14 +1,14 @@
 """The result of encoding (:class:`Encoding`) and where each token comes from in the text.
 
 Offsets are computed on demand: the codec's pre-tokens are made again with the span of each code
-point (:meth:`functok.tokenizer.pretokens.CodecPreTokenizer.spans`), and each token of a
+point (:meth:`functok.tokenizer.codec_pretokenizer.CodecPreTokenizer.spans`), and each token of a
 pre-token covers the spans of the code points it spells.
 """
 
 from __future__ import annotations
 
 from .decoding import TokenTable
-from .pretokens import CodecPreTokenizer, Span
+from .codec_pretokenizer import CodecPreTokenizer, Span
 from .vocabulary import Vocabulary
 
 __all__ = ["Encoding", "token_offsets"]

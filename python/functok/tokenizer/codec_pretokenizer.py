@@ -1,10 +1,7 @@
-"""The first two steps of the tokenizer's encode path: cut the text at special tokens, then make
-the codec's pre-tokens of each stretch (spec 9), each with the span of the text it comes from.
+"""The second step of the tokenizer's encode path (after :mod:`.special_tokens`): the codec's
+pre-tokens of each stretch of text (spec 9), each with the span of the text it comes from.
 
->>> special = SpecialTokens({"<s>": 0})
->>> special.split("a<s>b", allowed={"<s>"}, disallowed="all")
-['a', 0, 'b']
->>> codec = CodecPreTokenizer(normalize="nfc", splitter="llama3", split_operators=True)
+>>> codec = CodecPreTokenizer(normalize="nfc", splitter="llama3", fuse="none")
 >>> codec("Hello")
 ['\\ue100\\ue000', 'hello']
 >>> [(p, span) for p, span, _ in codec.spans("Hello")]
@@ -13,80 +10,34 @@ the codec's pre-tokens of each stretch (spec 9), each with the span of the text 
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 
 from ..encode import pieces as codec_pieces
-from ..pretokenize import chained, fuse_mode
-from ..pretokenize import pretokens as codec_pretokens
 from ..opcodes import ESCAPE_CHAR
+from ..pretokenize import FUSE_MODES, chained, pretokens_by
 
-__all__ = ["CodecPreTokenizer", "SpecialTokens"]
+__all__ = ["CodecPreTokenizer", "Span"]
 
 Span = tuple[int, int]  # (start, end) code points of the original text
 
 
-class SpecialTokens:
-    """A tokenizer's special tokens, and the text cut at them as tiktoken cuts it.
-
-    ``ids`` maps each token's text to its id, ``text_of`` each id to its text.
-    """
-
-    def __init__(self, ids: Mapping[str, int]) -> None:
-        self.ids = dict(ids)
-        self.text_of = {i: t for t, i in self.ids.items()}
-        tokens = sorted(self.ids, key=len, reverse=True)  # longest first, as tiktoken matches
-        self._pattern = re.compile("|".join(map(re.escape, tokens))) if tokens else None
-
-    def split(self, text: str, allowed: str | Iterable[str], disallowed: str | Iterable[str]) -> list[str | int]:
-        """The text cut at allowed special tokens: its stretches (strings) and the special ids,
-        in order. A special token's text raises ``ValueError`` unless it is in ``allowed``
-        (``"all"`` for every one) or not in ``disallowed`` (``"all"``: every one not allowed;
-        ``()``: none, so it is ordinary text)."""
-        if not isinstance(text, str):
-            raise TypeError(f"expected str, not {type(text).__name__}")
-        allowed = set(self.ids) if allowed == "all" else set(allowed)
-        unknown = allowed - set(self.ids)
-        if unknown:
-            raise ValueError(f"not special tokens of this tokenizer: {sorted(unknown)}")
-        if self._pattern is None:
-            return [text] if text else []
-        disallowed = set(self.ids) - allowed if disallowed == "all" else set(disallowed)
-        parts: list[str | int] = []
-        start = 0
-        for m in self._pattern.finditer(text):
-            token = m.group()
-            if token in disallowed:
-                raise ValueError(
-                    f"text contains the special token {token!r} at {m.start()}: pass "
-                    f"allowed_special={{{token!r}}} to encode it as the special token, or "
-                    f"disallowed_special=() to encode it as ordinary text"
-                )
-            if token in allowed:
-                if m.start() > start:
-                    parts.append(text[start : m.start()])
-                parts.append(self.ids[token])
-                start = m.end()
-        if start < len(text):
-            parts.append(text[start:])
-        return parts
-
-
 class CodecPreTokenizer:
     """The codec's pre-tokens of text (:func:`functok.pretokens` with these settings): call it
-    with a text for its pre-tokens, or use :meth:`spans` for where each comes from."""
+    with a text for its pre-tokens, or use :meth:`spans` for where each comes from. ``fuse`` is
+    the rule as :func:`functok.pretokenize.fuse_mode` resolved it (the tokenizer does, once)."""
 
-    def __init__(self, *, normalize: str | None, splitter: str, split_operators: bool = True,
-                 profile: str = "paper", fuse: str | None = None) -> None:
+    def __init__(self, *, normalize: str | None, splitter: str, fuse: str,
+                 profile: str = "paper") -> None:
+        if fuse not in FUSE_MODES:
+            raise ValueError(f"unknown fuse mode {fuse!r}: expected one of {FUSE_MODES}")
         self.normalize = normalize
         self.splitter = splitter
-        self.fuse = fuse_mode(fuse, split_operators)
-        self.split_operators = self.fuse != "all"  # what 1.0 files record (spec 14.2)
+        self.fuse = fuse
         self.profile = profile
 
     def __call__(self, text: str) -> list[str]:
-        return codec_pretokens(text, normalize=self.normalize, splitter=self.splitter,
-                               fuse=self.fuse, profile=self.profile)
+        return pretokens_by(self.fuse, text, normalize=self.normalize, splitter=self.splitter,
+                            profile=self.profile)
 
     def spans(self, text: str, base: int = 0) -> Iterator[tuple[str, Span, list[Span]]]:
         """Each pre-token of ``text``, its span in the original text (shifted by ``base``), and
