@@ -1,4 +1,4 @@
-// Type declarations for functok (JavaScript), written by hand. Spec: spec/SPEC.md 1.2.0.
+// Type declarations for functok (JavaScript), written by hand. Spec: spec/SPEC.md 1.2.1.
 
 /** The format version this package implements (spec 11.1). */
 export const SPEC_VERSION: string;
