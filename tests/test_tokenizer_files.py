@@ -145,6 +145,18 @@ def test_a_normalizer_or_pre_tokenizer_is_refused_where_tokenizers_refuses_it(ca
     assert verdict == case.verdict
 
 
+def test_a_parsed_tokenizer_json_is_checked_at_load_too():
+    """load_hf of a dict: Sequences 3,000 deep and a Metaspace replacement "" are refused at
+    load, one TokenizerFileError each (spec 14.8), as the JS loader refuses them."""
+    pytest.importorskip("tokenizers")
+    deep: dict = {"type": "NFC"}
+    for _ in range(3000):
+        deep = {"type": "Sequence", "normalizers": [deep]}
+    for part, value in [("normalizer", deep), ("pre_tokenizer", {"type": "Metaspace", "replacement": ""})]:
+        with pytest.raises(TokenizerFileError, match=r"^tokenizer\.json: \$: `tokenizers` cannot read"):
+            load_hf(dict(hf_file(), **{part: value}))
+
+
 def test_from_str_without_a_file_says_string():
     with pytest.raises(TokenizerFileError, match=r"^<string>: \$\.tokenizer\.model: expected an object"):
         Tokenizer.from_str(changed(functok_file, M, []))
