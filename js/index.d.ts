@@ -1,4 +1,4 @@
-// Type declarations for functok (JavaScript), written by hand. Spec: spec/SPEC.md 1.2.0.
+// Type declarations for functok (JavaScript), written by hand. Spec: spec/SPEC.md 1.2.1.
 
 /** The format version this package implements (spec 11.1). */
 export const SPEC_VERSION: string;
@@ -313,7 +313,7 @@ export class TiktokenBPE {
 /** Pre-tokenizers by name, over the pinned tables: 'gpt2', 'llama3', 'paper'. */
 export const PATTERNS: Readonly<Record<'gpt2' | 'llama3' | 'paper', (text: string) => string[]>>;
 /** A Hugging Face tokenizer.json (text or parsed) with a BPE model. */
-export function loadHF(source: string | object, options?: { preTokenizer?: (text: string) => string[]; name?: string }): TokenVocabulary;
+export function loadHF(source: string | Uint8Array | object, options?: { preTokenizer?: (text: string) => string[]; name?: string }): TokenVocabulary;
 /** tiktoken ranks: a rank file's text or bytes, or js-tiktoken's packed ranks object (e.g. `js-tiktoken/ranks/gpt2`). */
 export function loadTiktoken(source: string | Uint8Array | { bpe_ranks: string; special_tokens?: Record<string, number> },
   options?: { pattern?: 'gpt2' | 'llama3' | 'paper' | ((text: string) => string[]); specialTokens?: Map<string, number> | Record<string, number>; name?: string }): TokenVocabulary;

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import base64
-import copy
 import json
 import pickle
 import subprocess
@@ -18,176 +16,25 @@ from functok import Tokenizer, TokenizerFileError
 from functok.cli import main
 from functok.tokenizer.external import load_hf, load_vocabulary, read_tiktoken_ranks
 
+from fixtures.tokenizer_cases import CASES, DELETE, M, TEXTS, T, changed, content_bytes, from_fixture, functok_file
+from fixtures.tokenizer_cases import hf_file, text as fixture_text, tiktoken_lines
+
 FIXTURE = Path(__file__).parent / "fixtures" / "tokenizer-small.json"
 SCHEMA = Path(__file__).resolve().parents[1] / "conformance" / "schema" / "tokenizer-file.schema.json"
-BYTES = {f"<0x{b:02X}>": b for b in range(256)}
-
-
-def functok_file() -> dict:
-    """A small, valid functok tokenizer file, made by hand (no training needed)."""
-    vocab = {"<s>": 0} | {token: 1 + b for token, b in BYTES.items()}
-    for token in ("a", "b", "ab", "\ue000", "\ue100", "\ue100\ue000"):
-        vocab[token] = len(vocab)
-    return {
-        "functok": {"format_version": 1, "spec_version": functok.SPEC_VERSION, "splitter": "llama3",
-                    "normalize": "nfc", "split_operators": True, "alphabet": "characters+byte-fallback"},
-        "tokenizer": {
-            "version": "1.0", "truncation": None, "padding": None, "normalizer": None,
-            "pre_tokenizer": None, "post_processor": None, "decoder": None,
-            "added_tokens": [{"id": 0, "content": "<s>", "special": True}],
-            "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
-                      "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": True,
-                      "ignore_merges": False, "vocab": vocab, "merges": [["a", "b"], "\ue100 \ue000"]},
-        },
-    }
-
-
-def hf_file() -> dict:
-    """A small, valid Hugging Face tokenizer.json (byte fallback, no pre-tokenizer)."""
-    return copy.deepcopy(functok_file()["tokenizer"])
-
-
-def tiktoken_lines() -> list[str]:
-    ranks = [bytes((b,)) for b in range(256)] + [b"ab", b"abc"]
-    return [f"{base64.b64encode(t).decode()} {r}" for r, t in enumerate(ranks)]
-
-
-def changed(make, path: tuple, value) -> str:
-    """The JSON of ``make()`` with the value at ``path`` replaced (or deleted, for DELETE)."""
-    data = make()
-    target = data
-    for key in path[:-1]:
-        target = target[key]
-    if value is DELETE:
-        del target[path[-1]]
-    else:
-        target[path[-1]] = value
-    return json.dumps(data)
-
-
-DELETE = object()
-T, M = ("tokenizer",), ("tokenizer", "model")
+SHARED = Path(__file__).resolve().parents[1] / "js" / "test" / "fixtures" / "tokenizer-files.json"
 _good = json.dumps(functok_file())
 
-# (case id, file name, content, the place the message must name)
-FUNCTOK_CASES = [
-    ("truncated", "t.json", _good[: len(_good) // 2], "line 1 column"),
-    ("empty", "t.json", "", "empty file"),
-    ("blank", "t.json", " \n", "empty file"),
-    ("list", "t.json", "[]", (": $: ", "got a list")),
-    ("null", "t.json", "null", (": $: ", "got null")),
-    ("string", "t.json", '"hello"', (": $: ", 'got the string "hello"')),
-    ("unknown version", "t.json", changed(functok_file, ("functok", "format_version"), 2),
-     "$.functok.format_version"),
-    ("version true", "t.json", changed(functok_file, ("functok", "format_version"), True),
-     "$.functok.format_version"),
-    ("header a list", "t.json", changed(functok_file, ("functok",), []), "$.functok"),
-    ("no split_operators", "t.json", changed(functok_file, ("functok", "split_operators"), DELETE),
-     "$.functok.split_operators"),
-    ("spec_version a number", "t.json", changed(functok_file, ("functok", "spec_version"), 1),
-     "$.functok.spec_version"),
-    ("tokenizer {}", "t.json", changed(functok_file, T, {}), "$.tokenizer.model"),
-    ("tokenizer a list", "t.json", changed(functok_file, T, []), "$.tokenizer"),
-    ("model []", "t.json", changed(functok_file, M, []), "$.tokenizer.model"),
-    ("model WordPiece", "t.json", changed(functok_file, M + ("type",), "WordPiece"), "$.tokenizer.model.type"),
-    ("vocab a list", "t.json", changed(functok_file, M + ("vocab",), ["a", "b"]), "$.tokenizer.model.vocab"),
-    ("string id", "t.json", changed(functok_file, M + ("vocab", "a"), "257"), '$.tokenizer.model.vocab["a"]'),
-    ("bool id", "t.json", changed(functok_file, M + ("vocab", "a"), True), '$.tokenizer.model.vocab["a"]'),
-    ("negative id", "t.json", changed(functok_file, M + ("vocab", "a"), -1), '$.tokenizer.model.vocab["a"]'),
-    ("huge id", "t.json", changed(functok_file, M + ("vocab", "a"), 2**40), '$.tokenizer.model.vocab["a"]'),
-    ("duplicate id", "t.json", changed(functok_file, M + ("vocab", "a"), 0), '$.tokenizer.model.vocab["a"]'),
-    ("no byte token", "t.json", changed(functok_file, M + ("vocab", "<0x80>"), DELETE),
-     "$.tokenizer.model.vocab"),
-    ("no byte_fallback", "t.json", changed(functok_file, M + ("byte_fallback",), DELETE),
-     "$.tokenizer.model.byte_fallback"),
-    ("dropout", "t.json", changed(functok_file, M + ("dropout",), 0.1), "$.tokenizer.model.dropout"),
-    ("a pre_tokenizer", "t.json", changed(functok_file, T + ("pre_tokenizer",), {"type": "Whitespace"}),
-     "$.tokenizer.pre_tokenizer"),
-    ("merges an object", "t.json", changed(functok_file, M + ("merges",), {}), "$.tokenizer.model.merges"),
-    ("integer merges", "t.json", changed(functok_file, M + ("merges",), [1, 2]), "$.tokenizer.model.merges[0]"),
-    ("merge of 3", "t.json", changed(functok_file, M + ("merges",), [["a", "b", "c"]]),
-     "$.tokenizer.model.merges[0]"),
-    ("merge without a space", "t.json", changed(functok_file, M + ("merges",), ["ab"]),
-     "$.tokenizer.model.merges[0]"),
-    ("merge of unknown tokens", "t.json", changed(functok_file, M + ("merges",), [["a", "b"], ["zz", "qq"]]),
-     "$.tokenizer.model.merges[1][0]"),
-    ("merge of unknown tokens, string form", "t.json", changed(functok_file, M + ("merges",), ["zz b"]),
-     "$.tokenizer.model.merges[0]"),
-    ("merge result unknown", "t.json", changed(functok_file, M + ("merges",), [["b", "a"]]),
-     "$.tokenizer.model.merges[0]"),
-    ("added tokens an object", "t.json", changed(functok_file, T + ("added_tokens",), {}),
-     "$.tokenizer.added_tokens"),
-    ("added token id mismatch", "t.json", changed(functok_file, T + ("added_tokens",), [{"id": 5, "content": "<s>"}]),
-     "$.tokenizer.added_tokens[0].id"),
-    ("added token not in vocab", "t.json", changed(functok_file, T + ("added_tokens",), [{"id": 0, "content": "<x>"}]),
-     "$.tokenizer.added_tokens[0].id"),
-    ("added token without content", "t.json", changed(functok_file, T + ("added_tokens",), [{"id": 0}]),
-     "$.tokenizer.added_tokens[0].content"),
-    ("added byte token", "t.json", changed(functok_file, T + ("added_tokens",), [{"id": 1, "content": "<0x00>"}]),
-     "$.tokenizer.added_tokens[0]"),
-    ("duplicate key", "t.json", _good.replace('"a": 257', '"a": 257, "a": 258'), 'the key "a" twice'),
-    ("huge number", "t.json", _good.replace('"a": 257', '"a": ' + "9" * 5000), "digits"),
-    ("deep nesting, unclosed", "t.json", "[" * 100_000, "nested"),
-    ("deep nesting, closed", "t.json", '{"functok": ' + "[" * 100_000 + "]" * 100_000 + "}", "nested"),
-]
-
-HF_CASES = [
-    ("hf list", "hf.json", "[]", (": $: expected an object", "got a list")),
-    ("hf string", "hf.json", '"hello"', (": $: expected an object", 'got the string "hello"')),
-    ("hf no model", "hf.json", changed(hf_file, ("model",), DELETE), "$.model"),
-    ("hf model a string", "hf.json", changed(hf_file, ("model",), "BPE"), "$.model"),
-    ("hf WordPiece", "hf.json", changed(hf_file, ("model", "type"), "WordPiece"), "$.model.type"),
-    ("hf vocab a list", "hf.json", changed(hf_file, ("model", "vocab"), []), "$.model.vocab"),
-    ("hf string id", "hf.json", changed(hf_file, ("model", "vocab", "ab"), "3"), '$.model.vocab["ab"]'),
-    ("hf duplicate id", "hf.json", changed(hf_file, ("model", "vocab", "ab"), 0), '$.model.vocab["ab"]'),
-    ("hf no merges", "hf.json", changed(hf_file, ("model", "merges"), DELETE), "$.model.merges"),
-    ("hf integer merges", "hf.json", changed(hf_file, ("model", "merges"), [7]), "$.model.merges[0]"),
-    ("hf merge of unknown tokens", "hf.json", changed(hf_file, ("model", "merges"), [["x", "y"]]),
-     "$.model.merges[0][0]"),
-    ("hf unknown unk_token", "hf.json", changed(hf_file, ("model", "unk_token"), "<unk>"), "$.model.unk_token"),
-    ("hf subword prefix", "hf.json", changed(hf_file, ("model", "continuing_subword_prefix"), "##"),
-     "$.model.continuing_subword_prefix"),
-    ("hf added tokens a string", "hf.json", changed(hf_file, ("added_tokens",), "x"), "$.added_tokens"),
-    ("hf added token on a vocabulary id", "hf.json",
-     changed(hf_file, ("added_tokens",), [{"id": 5, "content": "<new>"}]), ("$.added_tokens[0].id", "<0x04>")),
-    ("hf added tokens with one id", "hf.json",
-     changed(hf_file, ("added_tokens",), [{"id": 900, "content": "<a>"}, {"id": 900, "content": "<b>"}]),
-     "$.added_tokens[1].id"),
-    ("hf deep nesting", "hf.json", '{"a": ' * 50_000, "nested"),
-]
-
-_lines = tiktoken_lines()
-TIKTOKEN_CASES = [
-    ("tiktoken empty", "r.tiktoken", "", "empty file"),
-    ("tiktoken blank lines", "r.tiktoken", "\n\n", "empty file"),
-    ("tiktoken bad base64", "r.tiktoken", "\n".join(_lines + ["!!notbase64 258"]), ("line 259", "not base64")),
-    ("tiktoken bad padding", "r.tiktoken", "\n".join(_lines + ["YQ 258"]), ("line 259", "not base64")),
-    ("tiktoken bad rank", "r.tiktoken", "\n".join(_lines + ["YWJjZA== x"]), ("line 259", 'rank from 0 to 4294967295, got "x"')),
-    ("tiktoken negative rank", "r.tiktoken", "\n".join(_lines + ["YWJjZA== -3"]), ("line 259", 'got "-3"')),
-    ("tiktoken huge rank", "r.tiktoken", "\n".join(_lines + ["YWJjZA== " + "9" * 5000]), ("line 259", "rank from 0")),
-    ("tiktoken duplicate rank", "r.tiktoken", "\n".join(_lines + ["YWJjZA== 257"]), ("line 259", "unique rank, got 257, the rank of line 258")),
-    ("tiktoken duplicate token", "r.tiktoken", "\n".join(_lines + ["YWI= 300"]), ("line 259", "b'ab' again (line 257)")),
-    ("tiktoken three fields", "r.tiktoken", "\n".join(_lines + ["YWJjZA== 258 x"]), ("line 259", "3 fields")),
-    ("tiktoken one field", "r.tiktoken", "\n".join(["YWJjZA=="] + _lines), "line 1"),
-    ("tiktoken missing a byte", "r.tiktoken", "\n".join(_lines[1:]), "byte 0x00"),
-    ("tiktoken a JSON file", "r.tiktoken", _good, "line 1"),
-]
-
-BAD_BYTES = [
-    ("not UTF-8", "t.json", b'{"functok": "\xff"}', "expected UTF-8"),
-    ("UTF-16", "t.json", '{"functok": 1}'.encode("utf-16"), "expected UTF-8"),
-    ("tiktoken binary", "r.tiktoken", b"\xff\xfe\x00 1\n", "line 1"),
-]
-
-ALL_CASES = FUNCTOK_CASES + HF_CASES + TIKTOKEN_CASES + BAD_BYTES
+# The shared cases (tests/fixtures/tokenizer_cases.py): (case id, file name, content, place named)
+REFUSED = [c for c in CASES if c.verdict == "refuse"]
+ACCEPTED = [c for c in CASES if c.verdict == "accept"]
+ALL_CASES = [(c.id, c.name, c.content, c.where) for c in REFUSED]
+FUNCTOK_CASES = [c for c in ALL_CASES if c[1] == "t.json"]
+HF_CASES = [c for c in ALL_CASES if c[1] == "hf.json"]
 
 
-def write(tmp_path: Path, name: str, content: str | bytes) -> Path:
+def write(tmp_path: Path, name: str, content: str | bytes | list) -> Path:
     path = tmp_path / name
-    if isinstance(content, bytes):
-        path.write_bytes(content)
-    else:
-        path.write_text(content, encoding="utf-8")
+    path.write_bytes(content_bytes(content))
     return path
 
 
@@ -234,6 +81,80 @@ def test_load_hf_names_the_file_too(tmp_path, case):
     with pytest.raises(TokenizerFileError) as info:
         load_hf(path)
     assert_names(info.value, path, where)
+
+
+# --- the shared cases: what both loaders accept (js/test/tokenizer-files.test.mjs too) -------
+
+
+def test_the_shared_fixture_is_fresh():
+    """js/test/fixtures/tokenizer-files.json is what tests/fixtures/tokenizer_cases.py writes,
+    and it spells every case's bytes."""
+    assert SHARED.read_text(encoding="utf-8") == fixture_text(), "run python tests/fixtures/tokenizer_cases.py"
+    shared = json.loads(SHARED.read_text(encoding="utf-8"))
+    for case, written in zip(CASES, shared["cases"], strict=True):
+        assert from_fixture(written, shared["bases"]) == content_bytes(case.content), case.id
+
+
+@pytest.mark.parametrize("case", ACCEPTED, ids=[c.id for c in ACCEPTED])
+def test_an_accepted_file_loads_and_gives_integer_ids(tmp_path, case):
+    if case.name == "hf.json":
+        pytest.importorskip("tokenizers")  # the file's own normalizer and pre-tokenizer
+    path = write(tmp_path, case.name, case.content)
+    vocabulary = load_vocabulary(path)
+    for text in TEXTS:
+        ids = vocabulary.encode(text)
+        assert all(type(i) is int for i in ids), (text, ids)
+    if case.name == "t.json":
+        tok = Tokenizer.from_file(path)
+        assert all(type(i) is int for i in tok.encode(" ".join(TEXTS)).ids)
+        assert tok.decode(tok.encode("ab a").ids) == "ab a"
+        if "in an ignored member" not in case.id:  # 1e400 (infinite) is no number JSON can write
+            assert Tokenizer.from_str(tok.to_str()).encode("ab b").ids == tok.encode("ab b").ids
+        else:
+            with pytest.raises(ValueError, match="Out of range float values are not JSON compliant"):
+                tok.to_str()
+
+
+MIXED = json.dumps(hf_file()["model"]["merges"][1])
+
+
+def _parts_set(case) -> bool:
+    """Is ``case`` the small tokenizer.json with a normalizer, pre-tokenizer or decoder set?"""
+    text = "" if isinstance(case.content, bytes) else content_bytes(case.content).decode()
+    nulls = ('"normalizer": null', '"pre_tokenizer": null', '"decoder": null')
+    return case.name == "hf.json" and '"model": {"type": "BPE"' in text and not all(n in text for n in nulls)
+
+
+HF_PARTS = [c for c in CASES if _parts_set(c)]
+
+
+@pytest.mark.parametrize("case", HF_PARTS, ids=[c.id for c in HF_PARTS])
+def test_a_normalizer_or_pre_tokenizer_is_refused_where_tokenizers_refuses_it(case):
+    """The verdicts of the shared cases on a tokenizer.json's normalizer, pre-tokenizer and
+    decoder are those of Hugging Face `tokenizers` itself (item 4 of issue 20)."""
+    tokenizers = pytest.importorskip("tokenizers")
+    added = json.dumps(hf_file()["added_tokens"])  # `tokenizers` wants more members in each
+    text = content_bytes(case.content).decode()
+    assert added in text
+    try:
+        # and one form of merges (`tokenizers` refuses the two forms mixed, which spec 14.3 allows)
+        tokenizers.Tokenizer.from_str(text.replace(added, "[]").replace(MIXED, '["\\ue100", "\\ue000"]'))
+        verdict = "accept"
+    except Exception:
+        verdict = "refuse"
+    assert verdict == case.verdict
+
+
+def test_a_parsed_tokenizer_json_is_checked_at_load_too():
+    """load_hf of a dict: Sequences 3,000 deep and a Metaspace replacement "" are refused at
+    load, one TokenizerFileError each (spec 14.8), as the JS loader refuses them."""
+    pytest.importorskip("tokenizers")
+    deep: dict = {"type": "NFC"}
+    for _ in range(3000):
+        deep = {"type": "Sequence", "normalizers": [deep]}
+    for part, value in [("normalizer", deep), ("pre_tokenizer", {"type": "Metaspace", "replacement": ""})]:
+        with pytest.raises(TokenizerFileError, match=r"^tokenizer\.json: \$: `tokenizers` cannot read"):
+            load_hf(dict(hf_file(), **{part: value}))
 
 
 def test_from_str_without_a_file_says_string():
@@ -283,10 +204,9 @@ def test_a_pre_tokenizer_tokenizers_cannot_read_is_a_file_error(tmp_path):
     data = hf_file()
     data["pre_tokenizer"] = {"type": "NoSuchPreTokenizer"}
     path = write(tmp_path, "hf.json", json.dumps(data))
-    vocab = load_vocabulary(path)
-    with pytest.raises(TokenizerFileError) as info:
-        vocab.pre_tokenize("ab")
-    assert_names(info.value, path, "$: `tokenizers` cannot read it")
+    with pytest.raises(TokenizerFileError) as info:  # at load, not at the first encode
+        load_vocabulary(path)
+    assert_names(info.value, path, "$: `tokenizers` cannot read its normalizer or pre-tokenizer")
 
 
 # --- the JSON Schema (documentation; the loader itself checks with the standard library) ---
@@ -309,13 +229,13 @@ def test_good_files_match_the_schema(tmp_path):
     assert validator.is_valid(functok_file())
 
 
-SCHEMA_CASES = [c for c in FUNCTOK_CASES if c[0] not in {
+SCHEMA_CASES = [c for c in FUNCTOK_CASES if isinstance(c[2], str) and c[0] not in {
     # what a schema cannot say: syntax, uniqueness of values, merges of vocabulary tokens,
-    # the 256 byte tokens, ids that agree across objects
-    "truncated", "empty", "blank", "duplicate key", "huge number", "deep nesting, unclosed",
-    "deep nesting, closed", "duplicate id", "no byte token", "merge of unknown tokens",
-    "merge of unknown tokens, string form", "merge result unknown", "added token id mismatch",
-    "added token not in vocab", "added byte token"}]
+    # the 256 byte tokens, ids that agree across objects, RFC 8259's numbers
+    "truncated", "empty", "blank", "duplicate key", "huge number", "duplicate id", "no byte token",
+    "merge of unknown tokens", "merge of unknown tokens, string form", "merge result unknown",
+    "added token id mismatch", "added token not in vocab", "added byte token", "duplicate id, one written 0.0",
+    "NaN in an ignored member", "-Infinity in an ignored member"}]
 
 
 @pytest.mark.parametrize("case", SCHEMA_CASES, ids=[c[0] for c in SCHEMA_CASES])

@@ -25,8 +25,8 @@ from vectorlib import Collector  # noqa: E402
 CONFORMANCE = TOOLS.parent
 VECTORS = CONFORMANCE / "vectors"
 SOURCES = TOOLS / "sources"
-SPEC_VERSION = "1.2.0"
-SUITE_VERSION = "2.3.0"
+SPEC_VERSION = "1.2.1"
+SUITE_VERSION = "2.4.0"
 GENERATOR = "conformance/tools/build_vectors.py"
 
 # The splitter patterns as spec/SPEC.md prints them (section 5).

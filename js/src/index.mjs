@@ -1,4 +1,4 @@
-// functok for JavaScript: the Functionalizer format (spec 1.2.0), written from spec/SPEC.md: the
+// functok for JavaScript: the Functionalizer format (spec 1.2.1), written from spec/SPEC.md: the
 // codec (codec.mjs) and the tokenizer.
 export * from './codec.mjs';
 export { Tokenizer, Encoding } from './tokenizer/tokenizer.mjs';

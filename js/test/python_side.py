@@ -11,6 +11,8 @@ Tasks (one JSON request on stdin, one JSON answer on stdout):
              {"train"} and answer each file with `tokenizers`' ids and functok's optimal ids on {"texts"}
   tiktoken   functok's greedy and optimal ids of {"texts"} over the rank file {"path"}
   digests    SHA-256 per text of streams, pieces, pretokens for each option set, and tokenizer ids
+  files      each tokenizer file of {"paths"} (t.json, hf.json, r.tiktoken) loaded as its name says: refused
+             (the error's type) or accepted, with the ids of {"texts"}
 """
 
 from __future__ import annotations
@@ -157,8 +159,26 @@ def digests(request: dict) -> dict:
     return {"digests": out}
 
 
+def files(request: dict) -> list:
+    """The verdict of the Python loaders on each file, and on accept the ids of the texts."""
+    from functok.tokenizer.external import load_vocabulary
+
+    def verdict(path: str) -> dict:
+        try:
+            if path.endswith("t.json"):
+                tok = Tokenizer.from_file(path)
+                return {"verdict": "accept", "ids": [tok.encode(t).ids for t in request["texts"]]}
+            vocabulary = load_vocabulary(path)
+            return {"verdict": "accept", "ids": [vocabulary.encode(t) for t in request["texts"]]}
+        except Exception as e:  # the JS side checks it is a TokenizerFileError
+            return {"verdict": "refuse", "error": type(e).__name__, "message": str(e)[:300]}
+
+    return [verdict(p) for p in request["paths"]]
+
+
 if __name__ == "__main__":
     sys.stdout.reconfigure(encoding="utf-8", errors="surrogatepass")
     request = json.loads(sys.stdin.buffer.read().decode("utf-8", "surrogatepass"))
-    json.dump({"train": train, "encode": encode, "decode": decode, "hf": hf, "tiktoken": tiktoken, "digests": digests}[sys.argv[1]](request),
+    json.dump({"train": train, "encode": encode, "decode": decode, "hf": hf, "tiktoken": tiktoken, "digests": digests,
+              "files": files}[sys.argv[1]](request),
               sys.stdout, ensure_ascii=True)

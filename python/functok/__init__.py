@@ -36,7 +36,7 @@ from .tokenizer import Tokenizer as Tokenizer
 from .tokenizer import TokenizerFileError as TokenizerFileError
 from .tokenizer import UnknownTokenIdError as UnknownTokenIdError
 
-SPEC_VERSION = "1.2.0"
+SPEC_VERSION = "1.2.1"
 __version__ = "0.1.0"
 
 __all__ = [

@@ -82,6 +82,25 @@ T4 = tokenizer_file(["a", "b", "c", "ab", "bc"], [("b", "c"), ("a", "b"), ("b", 
                     order=("ordinary", "bytes", "specials"),
                     header={"spec_version": "1.2.0", "split_operators": True})
 
+# T6: the ids and format_version written as floats (1.0, 261.0): an integer member is a whole
+# number however it is written (14.1), so T6 is T6_INT's tokenizer. Ordinary tokens first:
+# a 0, b 1, c 2, ab 3, bc 4, then the bytes 5..260, then <s> 261.
+T6_INT = tokenizer_file(["a", "b", "c", "ab", "bc"], [("b", "c"), ("a", "b")], ["<s>"],
+                        order=("ordinary", "bytes", "specials"),
+                        header={"spec_version": "1.2.1", "split_operators": True})
+
+
+def _floats(file):
+    """``file`` with its format_version, vocabulary ids and added-token ids written as floats."""
+    hf = file["tokenizer"]
+    model = dict(hf["model"], vocab={t: float(i) for t, i in hf["model"]["vocab"].items()})
+    added = [dict(a, id=float(a["id"])) for a in hf["added_tokens"]]
+    return {"functok": dict(file["functok"], format_version=1.0),
+            "tokenizer": dict(hf, model=model, added_tokens=added)}
+
+
+T6 = _floats(T6_INT)
+
 # UTF-8 of code points the vocabularies lack, as byte tokens (worked out by hand).
 B = {name: [f"<0x{b}>" for b in hexes.split()] for name, hexes in {
     "z": "7A", "<": "3C", "s": "73", ">": "3E", "sharp-s": "C3 9F", "grin": "F0 9F 98 80",
@@ -180,6 +199,17 @@ def declare(v) -> None:
         ids(T3, ["aa", "a", "<|endoftext|>"]), spec=SPECIAL, options=t(T3, allowed_special="all"))
     tok("tok-31", "a merge listed twice has the rank of its last place", "abc",
         ids(T4, ["ab", "c"]), spec=["tokenizer-model", "tokenizer-greedy"], options=t(T4))
+
+    # --- integer members written as floats (14.1): 1.0 is 1, 4.0 is 4 -------------------------------
+    # abc: (b,c) rank 0 first: a|bc, no merge of a and bc.
+    tok("tok-34", "ids written 0.0 and 4.0 are the ids 0 and 4", "abc",
+        ids(T6_INT, ["a", "bc"]), spec=["tokenizer-file", "tokenizer-model", "tokenizer-greedy"], options=t(T6))
+    # ab<s>: (a,b) rank 1 gives ab; <s> is allowed, its id written 261.0.
+    tok("tok-35", "format_version 1.0 and an added-token id 261.0", "ab<s>",
+        ids(T6_INT, ["ab", "<s>"]), spec=["tokenizer-file", "tokenizer-header", "tokenizer-encode"],
+        options=t(T6, allowed_special="all"))
+    dtok("dtok-27", "ids written as floats decode as their integers", ids(T6_INT, ["ab", "<s>", "bc"]),
+         "ab<s>bc", spec=DECODE + ["tokenizer-file"], options=t(T6))
 
     # --- ids to text (14.6) ------------------------------------------------------------------------
     dtok("dtok-01", "two tokens: CAPITALIZE(0) and hello", ids(T1, [CAP + ARG[0], "hello"]), "Hello",

@@ -7,7 +7,8 @@
 // for anything else pass `preTokenizer`.
 import { BPE, TiktokenBPE } from './bpe.mjs';
 import { TokenVocabulary, CHARACTERS, UTF8_BYTES } from './vocabulary.mjs';
-import { Checker, TokenizerFileError, checkBpe, describe, parseJson } from './file.mjs';
+import { Checker, MAX_DEPTH, TokenizerFileError, checkBpe, decodeUtf8, describe, field, parseJson } from './file.mjs';
+import { firstSurrogate } from '../text.mjs';
 import { gpt2Split, byteLevel } from './gpt2.mjs';
 import { split } from '../split.mjs';
 import { nfc } from '../normalize.mjs';
@@ -31,69 +32,129 @@ function splitterOf(pattern) {
 const unsupported = (file, where, what) => new TokenizerFileError(file, where,
   `${what} is not one this loader runs (ByteLevel, Split with the GPT-2 or llama3 pattern, Metaspace, Sequence; normalizers NFC, Prepend, Replace): pass preTokenizer`);
 
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isBool = (v) => typeof v === 'boolean';
+/** A string `tokenizers` can read: no lone surrogate (serde_json refuses one in any string). */
+const isText = (v) => typeof v === 'string' && firstSurrogate(v) < 0;
+const isChar = (v) => isText(v) && [...v].length === 1; // one code point, as a Rust char
+const TEXT = 'a string';
+
+/**
+ * The checks of a normalizer or pre-tokenizer object at `where`, `depth` levels deep in the file:
+ * what `tokenizers` 0.23 refuses is refused (a missing or mistyped member it requires), so that
+ * no value is made up (spec 14.8).
+ */
+class Part {
+  constructor(file, where, value, depth, what) {
+    this.c = new Checker(file);
+    this.file = file; this.where = where; this.value = value; this.depth = depth;
+    if (depth > MAX_DEPTH) this.c.fail(where, `expected JSON nested at most ${MAX_DEPTH} deep (arrays and objects)`);
+    if (!isObject(value) || typeof value.type !== 'string') this.c.fail(where, `expected a ${what} object with a type, got ${describe(value)}`);
+  }
+  /** A required member; `dflt` (not MISSING) makes it optional. */
+  get(name, expected, ok, ...dflt) { return this.c.get(this.value, this.where, name, expected, ok, ...dflt); }
+  /** The items of a list member, each a Part one object deeper (the list is a level of its own). */
+  items(name, what) {
+    const list = this.get(name, 'a list', Array.isArray);
+    return list.map((x, k) => new Part(this.file, `${field(this.where, name)}[${k}]`, x, this.depth + 2, what));
+  }
+  /** A {"String": s} or {"Regex": r} pattern: [kind, text]. */
+  pattern() {
+    const p = this.get('pattern', 'an object with one key, "String" or "Regex"', (v) => isObject(v) && Object.keys(v).length === 1 && ['String', 'Regex'].includes(Object.keys(v)[0]));
+    const [kind] = Object.keys(p);
+    this.c.get(p, field(this.where, 'pattern'), kind, TEXT, isText);
+    return [kind, p[kind]];
+  }
+}
+
 /** A normalizer as a function of text, or null for none. */
-function normalizerOf(n, file, where) {
+function normalizerOf(n, file, where, depth) {
   if (n === null || n === undefined) return null;
+  const part = new Part(file, where, n, depth, 'normalizer');
   switch (n.type) {
     case 'NFC': return nfc;
-    case 'Prepend': return (t) => (t === '' ? t : n.prepend + t);
+    case 'Prepend': {
+      const prepend = part.get('prepend', TEXT, isText);
+      return (t) => (t === '' ? t : prepend + t);
+    }
     case 'Replace': {
-      if (typeof n.pattern?.String !== 'string') throw unsupported(file, where, 'a Replace normalizer with a regex');
-      const from = n.pattern.String, to = n.content;
+      const [kind, from] = part.pattern();
+      const to = part.get('content', TEXT, isText);
+      if (kind !== 'String') throw unsupported(file, where, 'a Replace normalizer with a regex');
       return (t) => t.split(from).join(to);
     }
     case 'Sequence': {
-      const steps = n.normalizers.map((x, k) => normalizerOf(x, file, `${where}.normalizers[${k}]`)).filter(Boolean);
+      const steps = part.items('normalizers', 'normalizer').map((x) => normalizerOf(x.value, file, x.where, x.depth));
       return (t) => steps.reduce((acc, f) => f(acc), t);
     }
     default: throw unsupported(file, where, `the normalizer ${describe(n.type)}`);
   }
 }
 
+const SCHEMES = ['always', 'never', 'first'];
+const BEHAVIORS = ['Removed', 'Isolated', 'MergedWithPrevious', 'MergedWithNext', 'Contiguous'];
+
 /** A pre-tokenizer as a function from a list of pieces to a list of pieces. */
-function preTokenizerOf(p, file, where) {
+function preTokenizerOf(p, file, where, depth) {
+  const part = new Part(file, where, p, depth, 'pre-tokenizer');
   switch (p.type) {
     case 'ByteLevel': {
-      const cut = p.use_regex === false ? (t) => [t] : gpt2Split;
-      return (pieces) => pieces.flatMap((t, k) => {
-        const text = p.add_prefix_space && !t.startsWith(' ') ? ` ${t}` : t;
-        return cut(text).map(byteLevel);
-      });
+      const addPrefixSpace = part.get('add_prefix_space', 'true or false', isBool);
+      part.get('trim_offsets', 'true or false', isBool);
+      const cut = part.get('use_regex', 'true or false', isBool, true) ? gpt2Split : (t) => [t];
+      return (pieces) => pieces.flatMap((t) => cut(addPrefixSpace && !t.startsWith(' ') ? ` ${t}` : t).map(byteLevel));
     }
     case 'Split': {
-      const cut = splitterOf(p.pattern?.Regex ?? null);
-      if (cut === null || p.behavior !== 'Isolated' || p.invert) throw unsupported(file, where, 'this Split pattern or behavior');
+      const [kind, pattern] = part.pattern();
+      const behavior = part.get('behavior', `one of ${BEHAVIORS.join(', ')}`, (v) => BEHAVIORS.includes(v));
+      const invert = part.get('invert', 'true or false', isBool);
+      const cut = kind === 'Regex' ? splitterOf(pattern) : null;
+      if (cut === null || behavior !== 'Isolated' || invert) throw unsupported(file, where, 'this Split pattern or behavior');
       return (pieces) => pieces.flatMap(cut);
     }
-    case 'Metaspace': {
-      const r = p.replacement ?? '\u2581';
-      const scheme = p.prepend_scheme ?? (p.add_prefix_space === false ? 'never' : 'always');
-      return (pieces) => pieces.flatMap((t, k) => {
-        if (t === '') return [];
-        let s = t.split(' ').join(r);
-        if ((scheme === 'always' || (scheme === 'first' && k === 0)) && !s.startsWith(r)) s = r + s;
-        if (p.split === false) return s ? [s] : [];
-        const out = []; // each replacement starts a piece (MergedWithNext)
-        let start = 0;
-        for (let i = s.indexOf(r, 1); i >= 0; i = s.indexOf(r, i + 1)) { out.push(s.slice(start, i)); start = i; }
-        if (start < s.length) out.push(s.slice(start));
-        return out.filter((x) => x !== '');
-      });
-    }
+    case 'Metaspace': return metaspace(part);
     case 'Sequence': {
-      const steps = p.pretokenizers.map((x, k) => preTokenizerOf(x, file, `${where}.pretokenizers[${k}]`));
+      const steps = part.items('pretokenizers', 'pre-tokenizer').map((x) => preTokenizerOf(x.value, file, x.where, x.depth));
       return (pieces) => steps.reduce((acc, f) => f(acc), pieces);
     }
     default: throw unsupported(file, where, `the pre-tokenizer ${describe(p.type)}`);
   }
 }
 
+/** Metaspace: spaces become `replacement` (one character), which may start each piece and begins each word. */
+function metaspace(part) {
+  const r = part.get('replacement', 'one character', isChar);
+  const scheme = part.get('prepend_scheme', `one of ${SCHEMES.join(', ')}`, (v) => SCHEMES.includes(v), null);
+  const addPrefixSpace = part.get('add_prefix_space', 'true or false', isBool, null);
+  // tokenizers: add_prefix_space false means the scheme "never", and refuses any other with it
+  if (addPrefixSpace === false && scheme !== 'never') {
+    part.c.fail(field(part.where, 'add_prefix_space'), `expected add_prefix_space true, or prepend_scheme "never" with false, got false with ${scheme === null ? 'no prepend_scheme' : JSON.stringify(scheme)}`);
+  }
+  const split = part.get('split', 'true, false or null', (v) => v === null || isBool(v), null) ?? true;
+  const prepend = scheme ?? 'always';
+  return (pieces) => pieces.flatMap((t, k) => {
+    if (t === '') return [];
+    let s = t.split(' ').join(r);
+    if ((prepend === 'always' || (prepend === 'first' && k === 0)) && !s.startsWith(r)) s = r + s;
+    if (!split) return [s];
+    const out = []; // each replacement starts a piece (MergedWithNext)
+    let start = 0;
+    for (let i = s.indexOf(r, 1); i >= 0; i = s.indexOf(r, i + 1)) { out.push(s.slice(start, i)); start = i; }
+    if (start < s.length) out.push(s.slice(start));
+    return out.filter((x) => x !== '');
+  });
+}
+
+/** Does a string anywhere in the JSON value `v` hold "ByteLevel"? (A loop, no recursion, no spread of long lists.) */
 function mentionsByteLevel(v) {
   const stack = [v];
   while (stack.length) {
     const x = stack.pop();
     if (typeof x === 'string' && x.includes('ByteLevel')) return true;
-    if (x !== null && typeof x === 'object') stack.push(...(Array.isArray(x) ? x : [...Object.keys(x), ...Object.values(x)]));
+    if (x !== null && typeof x === 'object') {
+      for (const item of Array.isArray(x) ? x : Object.values(x)) stack.push(item);
+      if (!Array.isArray(x)) for (const key of Object.keys(x)) stack.push(key);
+    }
   }
   return false;
 }
@@ -104,7 +165,8 @@ function mentionsByteLevel(v) {
  * `preTokenizer` (text -> pre-tokens, spelled as the vocabulary's tokens are) replaces them.
  */
 export function loadHF(source, { preTokenizer = null, name = 'tokenizer.json' } = {}) {
-  const data = typeof source === 'string' ? parseJson(source, name) : source;
+  const text = source instanceof Uint8Array ? decodeUtf8(source, name) : source;
+  const data = typeof text === 'string' ? parseJson(text, name) : text;
   const checked = checkBpe(data, name, '$');
   const { model } = checked;
   const c = new Checker(name);
@@ -117,8 +179,8 @@ export function loadHF(source, { preTokenizer = null, name = 'tokenizer.json' } 
   });
   let pre = preTokenizer;
   if (pre === null) {
-    const normalize = normalizerOf(data.normalizer, name, '$.normalizer');
-    const steps = data.pre_tokenizer ? preTokenizerOf(data.pre_tokenizer, name, '$.pre_tokenizer') : null;
+    const normalize = normalizerOf(data.normalizer, name, '$.normalizer', 2);
+    const steps = data.pre_tokenizer == null ? null : preTokenizerOf(data.pre_tokenizer, name, '$.pre_tokenizer', 2);
     pre = (text) => {
       const t = normalize === null ? text : normalize(text);
       return steps === null ? (t ? [t] : []) : steps([t]).filter((x) => x !== '');
@@ -130,19 +192,26 @@ export function loadHF(source, { preTokenizer = null, name = 'tokenizer.json' } 
   });
 }
 
+// A rank file's line (spec 14.8): a padded base64 token (RFC 4648 section 4) and a rank of at most
+// 10 ASCII digits, below 2**32, separated and surrounded by ASCII spaces, tabs, VT or FF only.
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/;
+const FIELD_SPACE = /[ \t\v\f]+/;
+const LINE = '"<base64 token> <rank>"';
+const MAX_RANK = 2 ** 32;
+
 /**
  * tiktoken ranks: the text (or bytes) of a rank file, one `base64(token) rank` per line, or
  * js-tiktoken's packed ranks object ({ bpe_ranks, special_tokens, pat_str }, as in
  * js-tiktoken/ranks/gpt2). Returns Map byte string -> rank; refuses a file without all 256 bytes.
  */
 export function readTiktokenRanks(source, name = 'ranks') {
-  const ranks = new Map(), seen = new Set();
+  const ranks = new Map(), lineOfRank = new Map();
   const add = (b64, rank, where) => {
-    let token;
-    try { token = atob(b64); } catch { throw new TokenizerFileError(name, where, 'expected "<base64 token> <rank>", but the token is not base64'); }
+    if (!BASE64.test(b64)) throw new TokenizerFileError(name, where, `expected ${LINE}, but the token is not base64`);
+    const token = atob(b64);
     if (ranks.has(token)) throw new TokenizerFileError(name, where, `expected each token once, got ${JSON.stringify(b64)} again`);
-    if (seen.has(rank)) throw new TokenizerFileError(name, where, `expected a unique rank, got ${rank} again`);
-    ranks.set(token, rank); seen.add(rank);
+    if (lineOfRank.has(rank)) throw new TokenizerFileError(name, where, `expected a unique rank, got ${rank}, the rank of ${lineOfRank.get(rank)}`);
+    ranks.set(token, rank); lineOfRank.set(rank, where);
   };
   if (source !== null && typeof source === 'object' && typeof source.bpe_ranks === 'string') {
     for (const line of source.bpe_ranks.split('\n')) {
@@ -151,15 +220,21 @@ export function readTiktokenRanks(source, name = 'ranks') {
       tokens.forEach((t, k) => add(t, Number(offset) + k, 'bpe_ranks'));
     }
   } else {
-    const text = typeof source === 'string' ? source : new TextDecoder().decode(source);
+    // bytes as Latin-1: a byte that is not ASCII is a character no field may hold, as in Python
+    const text = typeof source === 'string' ? source : Array.from(source, (b) => String.fromCharCode(b)).join('');
     text.split(/\r\n|\r|\n/).forEach((line, k) => {
-      const parts = line.trim().split(/[ \t\v\f]+/);
-      if (parts.length === 1 && parts[0] === '') return;
-      if (parts.length !== 2 || !/^[0-9]{1,10}$/.test(parts[1])) throw new TokenizerFileError(name, `line ${k + 1}`, 'expected "<base64 token> <rank>"');
-      add(parts[0], Number(parts[1]), `line ${k + 1}`);
+      const where = `line ${k + 1}`;
+      const parts = line.split(FIELD_SPACE).filter((x) => x !== '');
+      if (parts.length === 0) return;
+      if (parts.length !== 2) throw new TokenizerFileError(name, where, `expected ${LINE}, got ${parts.length} field${parts.length === 1 ? '' : 's'}`);
+      if (!BASE64.test(parts[0])) throw new TokenizerFileError(name, where, `expected ${LINE}, but the token is not base64`);
+      if (!/^[0-9]{1,10}$/.test(parts[1]) || Number(parts[1]) >= MAX_RANK) {
+        throw new TokenizerFileError(name, where, `expected a rank from 0 to ${MAX_RANK - 1}, got ${JSON.stringify(parts[1].slice(0, 40))}`);
+      }
+      add(parts[0], Number(parts[1]), where);
     });
   }
-  if (ranks.size === 0) throw new TokenizerFileError(name, null, 'expected lines "<base64 token> <rank>", got an empty file');
+  if (ranks.size === 0) throw new TokenizerFileError(name, null, `expected lines ${LINE}, got an empty file`);
   for (let b = 0; b < 256; b++) {
     if (!ranks.has(String.fromCharCode(b))) throw new TokenizerFileError(name, null, `expected a rank for each of the 256 single bytes, but byte 0x${b.toString(16).toUpperCase().padStart(2, '0')} has none`);
   }

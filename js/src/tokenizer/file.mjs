@@ -10,6 +10,8 @@ import { BYTE_TOKENS } from './bpe.mjs';
 export const FORMAT_VERSION = 1;
 export const ALPHABET = 'characters+byte-fallback';
 const MAX_ID = 2 ** 32;
+/** Arrays and objects nest at most this deep in a tokenizer file (spec 14.1), as `tokenizers` reads one. */
+export const MAX_DEPTH = 127;
 const NULL_FIELDS = ['normalizer', 'pre_tokenizer', 'post_processor', 'decoder', 'truncation', 'padding'];
 const NULL_MODEL_FIELDS = ['dropout', 'unk_token', 'continuing_subword_prefix', 'end_of_word_suffix'];
 
@@ -28,6 +30,7 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const shown = (s) => { const q = JSON.stringify(s); return q.length <= 60 ? q : `${q.slice(0, 56)}..."`; };
 export const field = (path, name) => (NAME.test(name) ? `${path}.${name}` : `${path}[${shown(name)}]`);
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+// spec 14.1: an integer member is a whole number however written (JSON.parse reads 5.0 as 5)
 const isId = (v) => Number.isInteger(v) && v >= 0 && v < MAX_ID;
 export function describe(v) {
   if (v === null) return 'null';
@@ -55,21 +58,74 @@ export class Checker {
   }
 }
 
+/** A file's bytes through Node's `fs`; an unreadable file (missing, a folder) is a TokenizerFileError naming it. */
+export function readBytes(fs, path) {
+  try {
+    return fs.readFileSync(path);
+  } catch (e) {
+    if (typeof e?.code !== 'string') throw e;
+    const why = /^[A-Z]+: ([^,]*)/.exec(e.message)?.[1] ?? e.code; // "ENOENT: no such file or directory, open ..."
+    throw new TokenizerFileError(String(path), null, `cannot read the file: ${why} (${e.code})`);
+  }
+}
+
 /**
- * Parse JSON text, as a TokenizerFileError when it is not JSON or an object has a key twice
- * (spec 14.1: JSON.parse would keep the last, and a vocabulary would lose a token).
+ * A file's bytes as UTF-8 text (spec 14.1): ill-formed UTF-8 (which a plain decoder would turn
+ * into U+FFFD, silently changing a token) or a byte order mark is a TokenizerFileError.
+ */
+export function decodeUtf8(bytes, file) {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    throw new TokenizerFileError(file, null, 'expected UTF-8 without a byte order mark, but the file starts with one');
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    const at = firstBadUtf8(bytes);
+    throw new TokenizerFileError(file, null, `expected UTF-8, but byte ${at} is 0x${bytes[at].toString(16).toUpperCase().padStart(2, '0')}`);
+  }
+}
+
+/** The offset of the first byte that begins no well-formed UTF-8 sequence (as Python's decoder reports it). */
+function firstBadUtf8(b) {
+  for (let i = 0; i < b.length;) {
+    const [n, lo, hi] = utf8Lead(b[i]);
+    if (n < 0) return i;
+    if (n > 0 && !(b[i + 1] >= lo && b[i + 1] <= hi)) return i; // undefined past the end: false
+    for (let k = 2; k <= n; k++) if (!(b[i + k] >= 0x80 && b[i + k] <= 0xbf)) return i;
+    i += n + 1;
+  }
+  return 0;
+}
+
+/** A lead byte's count of continuation bytes and the range of the first (Unicode table 3-7); -1: none. */
+function utf8Lead(c) {
+  if (c < 0x80) return [0, 0, 0];
+  if (c >= 0xc2 && c <= 0xdf) return [1, 0x80, 0xbf];
+  if (c === 0xe0) return [2, 0xa0, 0xbf];
+  if (c === 0xed) return [2, 0x80, 0x9f];
+  if (c >= 0xe1 && c <= 0xef) return [2, 0x80, 0xbf];
+  if (c === 0xf0) return [3, 0x90, 0xbf];
+  if (c >= 0xf1 && c <= 0xf3) return [3, 0x80, 0xbf];
+  if (c === 0xf4) return [3, 0x80, 0x8f];
+  return [-1, 0, 0];
+}
+
+/**
+ * Parse JSON text (RFC 8259: JSON.parse refuses NaN and Infinity), as a TokenizerFileError when
+ * it is not JSON, an object has a key twice (spec 14.1: JSON.parse would keep the last, and a
+ * vocabulary would lose a token), or arrays and objects nest more than MAX_DEPTH deep.
  */
 export function parseJson(text, file) {
   if (typeof text !== 'string' || text.trim() === '') throw new TokenizerFileError(file, null, 'expected JSON, got an empty file');
   let value;
   try { value = JSON.parse(text); } catch (e) { throw new TokenizerFileError(file, null, `not valid JSON: ${e.message}`); }
-  const twice = duplicateKey(text);
-  if (twice !== null) throw new TokenizerFileError(file, null, `a JSON object has the key ${shown(twice)} twice`);
+  const fault = structureFault(text);
+  if (fault !== null) throw new TokenizerFileError(file, null, fault);
   return value;
 }
 
-/** The first key that an object of valid JSON `text` has twice, or null: one scan of its structure. */
-function duplicateKey(text) {
+/** What is wrong with the structure of valid JSON `text` (a key twice, too deep), or null: one scan. */
+function structureFault(text) {
   const stack = []; // a Set of keys per open object, null per open array
   let expectKey = false;
   for (let i = 0; i < text.length; i++) {
@@ -86,14 +142,16 @@ function duplicateKey(text) {
         const raw = text.slice(i + 1, e);
         const key = raw.includes('\\') ? JSON.parse(text.slice(i, e + 1)) : raw;
         const keys = stack[stack.length - 1];
-        if (keys.has(key)) return key;
+        if (keys.has(key)) return `a JSON object has the key ${shown(key)} twice`;
         keys.add(key);
         expectKey = false;
       }
       i = e;
-    } else if (c === 0x7b) { stack.push(new Set()); expectKey = true; } // {
-    else if (c === 0x5b) { stack.push(null); expectKey = false; } // [
-    else if (c === 0x7d || c === 0x5d) { stack.pop(); expectKey = false; } // } ]
+    } else if (c === 0x7b || c === 0x5b) { // { [
+      stack.push(c === 0x7b ? new Set() : null);
+      expectKey = c === 0x7b;
+      if (stack.length > MAX_DEPTH) return `expected JSON nested at most ${MAX_DEPTH} deep (arrays and objects)`;
+    } else if (c === 0x7d || c === 0x5d) { stack.pop(); expectKey = false; } // } ]
     else if (c === 0x2c) expectKey = stack[stack.length - 1] != null; // , in an object: a key follows
   }
   return null;
@@ -150,7 +208,7 @@ export function checkBpe(data, file, root, { addedInVocab = false } = {}) {
     const where = `${field(at, 'vocab')}[${shown(token)}]`;
     if (!isId(id)) c.fail(where, `expected an integer id from 0 to ${MAX_ID - 1}, got ${describe(id)}`);
     if (idToToken.has(id)) c.fail(where, `expected a unique id, got ${id}, the id of ${shown(idToToken.get(id))}`);
-    vocab.set(token, id); idToToken.set(id, token);
+    vocab.set(token, id + 0); idToToken.set(id + 0, token); // + 0: -0 is the id 0
   }
   const rawMerges = c.get(model, at, 'merges', 'a list of merges', Array.isArray);
   const merges = rawMerges.map((m, k) => {
@@ -169,7 +227,7 @@ export function checkBpe(data, file, root, { addedInVocab = false } = {}) {
     const here = `${field(root, 'added_tokens')}[${k}]`;
     if (!isObject(token)) c.fail(here, `expected an object with content and id, got ${describe(token)}`);
     const content = c.get(token, here, 'content', 'a non-empty string', (v) => typeof v === 'string' && v !== '');
-    const id = c.get(token, here, 'id', `an integer id from 0 to ${MAX_ID - 1}`, isId);
+    const id = c.get(token, here, 'id', `an integer id from 0 to ${MAX_ID - 1}`, isId) + 0;
     if (vocab.has(content) || addedInVocab) {
       if (vocab.get(content) !== id) c.fail(field(here, 'id'), `expected the vocabulary's id of ${shown(content)} (${vocab.get(content) ?? 'none: it is not in the vocabulary'}), got ${id}`);
     } else if (idToToken.has(id)) c.fail(field(here, 'id'), `expected an id no vocabulary token has, got ${id}, the id of ${shown(idToToken.get(id))}`);

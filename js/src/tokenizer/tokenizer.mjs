@@ -3,7 +3,7 @@
 // (spec 10). Decode: ids -> the stream -> decode (spec 7).
 import { SPEC_VERSION } from '../tables.mjs';
 import { BPE } from './bpe.mjs';
-import { FORMAT_VERSION, ALPHABET, checkHeader, checkFunctokModel, fileParts, parseJson } from './file.mjs';
+import { FORMAT_VERSION, ALPHABET, checkHeader, checkFunctokModel, decodeUtf8, fileParts, parseJson, readBytes } from './file.mjs';
 import { SpecialTokens, codecPreTokenizer } from './pretokens.mjs';
 import { TokenVocabulary, checkMode } from './vocabulary.mjs';
 import { TokenTable, decodeIds } from './decoding.mjs';
@@ -69,8 +69,11 @@ export class Tokenizer {
   /** A tokenizer from the text of its file; `source` names it in errors. */
   static fromStr(text, { source = '<string>' } = {}) { return Tokenizer.fromJSON(parseJson(text, source), source); }
 
-  /** A tokenizer from a file (Node only). */
-  static fromFile(path) { return Tokenizer.fromStr(nodeFs().readFileSync(path, 'utf8'), { source: String(path) }); }
+  /** A tokenizer from a file (Node only): UTF-8 without a BOM, else a TokenizerFileError naming it (spec 14.1). */
+  static fromFile(path) {
+    const source = String(path);
+    return Tokenizer.fromStr(decodeUtf8(readBytes(nodeFs(), path), source), { source });
+  }
 
   /** The tokenizer file's text. */
   toStr({ indent } = {}) { return JSON.stringify({ functok: this.header, tokenizer: this.hfJson }, null, indent); }

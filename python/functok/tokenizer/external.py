@@ -177,13 +177,20 @@ def _mentions(text: str, value: Any) -> bool:
 
 
 class HFPreTokenizer:
-    """A ``tokenizer.json``'s normalizer and pre-tokenizer, run by ``tokenizers`` (imported on
-    first use); a :data:`~functok.tokenizer.vocabulary.PreTokenizer`."""
+    """A ``tokenizer.json``'s normalizer and pre-tokenizer, run by ``tokenizers``; a
+    :data:`~functok.tokenizer.vocabulary.PreTokenizer`. Built at once when ``tokenizers`` is
+    installed, so that a normalizer or pre-tokenizer it refuses is refused at load (spec 14.8);
+    without it (Pyodide), on first use."""
 
     def __init__(self, data: Mapping, name: str) -> None:
         self._data = data
         self._name = name
         self._steps: tuple | None = None  # (normalizer, pre_tokenizer) once loaded
+        try:
+            import tokenizers  # noqa: F401
+        except ImportError:  # pragma: no cover - depends on the environment
+            return
+        self._load()
 
     def __call__(self, text: str) -> list[str]:
         normalizer, pre_tokenizer = self._steps or self._load()
@@ -200,11 +207,16 @@ class HFPreTokenizer:
             raise ImportError(
                 "pre-tokenizing with a tokenizer.json needs `tokenizers` (pip install tokenizers)"
             ) from exc
+        # Only the two parts run here: functok checks the model itself (an id written 5.0 is
+        # 5 to functok, spec 14.1, and a float to `tokenizers`), and ignores the rest.
+        parts = {"model": {"type": "BPE", "vocab": {}, "merges": []},
+                 "normalizer": self._data.get("normalizer"), "pre_tokenizer": self._data.get("pre_tokenizer")}
         try:
-            hf = HFTokenizer.from_str(json.dumps(self._data))
-        except Exception as e:  # a normalizer or pre-tokenizer `tokenizers` does not know
+            hf = HFTokenizer.from_str(json.dumps(parts, allow_nan=False))
+        except Exception as e:  # a normalizer or pre-tokenizer `tokenizers` does not know, or nested too deeply
             problem = " ".join(str(e).split())[:200]
-            raise TokenizerFileError(self._name, "$", f"`tokenizers` cannot read it: {problem}") from None
+            raise TokenizerFileError(self._name, "$", f"`tokenizers` cannot read its normalizer or "
+                                                      f"pre-tokenizer: {problem}") from None
         self._steps = (hf.normalizer, hf.pre_tokenizer)
         return self._steps
 

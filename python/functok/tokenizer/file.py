@@ -28,7 +28,7 @@ from ..versions import covers
 from .bpe import BYTE_TOKENS, byte_fallback_token, merge_pair
 from .errors import TokenizerFileError
 from .model_files import BPEModel, check_bpe
-from .reading import Checker, describe, field
+from .reading import Checker, as_int, describe, field
 
 __all__ = ["ALPHABET", "FORMAT_VERSION", "check_functok_model", "check_header", "file_parts", "file_text",
            "fuse_of", "spec_version", "with_byte_tokens"]
@@ -59,7 +59,7 @@ def check_header(header: Any, file: str = "<dict>") -> dict:
     if not isinstance(header, dict):
         c.fail(at, f"not a functok tokenizer file: expected the header object, got {describe(header)}")
     version = header.get("format_version")
-    if type(version) is not int or version != FORMAT_VERSION:
+    if as_int(version) != FORMAT_VERSION:  # spec 14.1: 1, 1.0 and 1e0 alike; true is no number
         c.fail(field(at, "format_version"), f"functok tokenizer file format version {json.dumps(version)} "
                                             f"is not supported: expected {FORMAT_VERSION}, the version "
                                             f"this functok reads")
@@ -130,7 +130,8 @@ def file_parts(data: Any, source: str) -> tuple[dict, Any]:
 
 def file_text(header: dict, hf_json: dict, *, indent: int | None = None) -> str:
     """The tokenizer file's text."""
-    return json.dumps({"functok": header, "tokenizer": hf_json}, ensure_ascii=False, indent=indent)
+    # never NaN or Infinity, which are not JSON (spec 14.1): a ValueError instead
+    return json.dumps({"functok": header, "tokenizer": hf_json}, ensure_ascii=False, indent=indent, allow_nan=False)
 
 
 def with_byte_tokens(trained: dict, special_tokens: list[str]) -> dict:

@@ -290,8 +290,13 @@ class Tokenizer:
                 self._hf = False
                 return None
             # Without the added tokens: special-token text inside a pre-token is ordinary text.
-            plain = dict(self.hf_json, added_tokens=[])
-            self._hf = HFTokenizer.from_str(json.dumps(plain))
+            # The checked ids: an id written 5.0 is 5 (spec 14.1), which `tokenizers` refuses.
+            model = dict(self.hf_json["model"], vocab=self._vocab)
+            plain = dict(self.hf_json, added_tokens=[], model=model)
+            try:
+                self._hf = HFTokenizer.from_str(json.dumps(plain))
+            except Exception:  # a file functok reads and `tokenizers` does not (a surrogate token)
+                self._hf = False
         return self._hf or None
 
     # -- decoding ------------------------------------------------------------------------

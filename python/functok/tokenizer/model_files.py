@@ -21,7 +21,7 @@ from typing import Any, NamedTuple, NoReturn
 
 from .bpe import BPE
 from .errors import TokenizerFileError
-from .reading import ID, MAX_ID, Checker, describe, entry, field, is_id, is_object, read_bytes, shown
+from .reading import ID, MAX_ID, Checker, as_int, describe, entry, field, is_id, is_object, read_bytes, shown
 
 __all__ = ["BPEModel", "build_bpe", "check_bpe", "read_tiktoken"]
 
@@ -57,23 +57,26 @@ def check_bpe(data: Any, file: str, root: str, *, added_in_vocab: bool = False) 
 
 
 def _check_vocab(c: Checker, model: dict, at: str) -> tuple[dict[str, int], dict[int, str]]:
-    """The vocabulary and its inverse: integer ids in range, each once."""
+    """The vocabulary and its inverse: whole-number ids in range (spec 14.1: ``5.0`` is ``5``),
+    each once."""
     vocab = c.get(model, at, "vocab", "an object (token to id)", is_object)
     ids = vocab.values()
-    id_to_token = dict(zip(ids, vocab))
-    # The usual case, in C loops; else find and name the first fault.
-    if not ids or (set(map(type, ids)) == {int} and min(ids) >= 0 and max(ids) < MAX_ID
-                   and len(id_to_token) == len(vocab)):
-        return vocab, id_to_token
+    # The usual case, in C loops (types first: a list or an object cannot be a dict key);
+    # else find and name the first fault.
+    if not ids or (set(map(type, ids)) == {int} and min(ids) >= 0 and max(ids) < MAX_ID):
+        id_to_token = dict(zip(ids, vocab))
+        if len(id_to_token) == len(vocab):
+            return vocab, id_to_token
     where = field(at, "vocab")
     token_of: dict[int, str] = {}
     for token, i in vocab.items():
         if not is_id(i):
             c.fail(entry(where, token), f"expected {ID}, got {describe(i)}")
-        other = token_of.setdefault(i, token)
+        other = token_of.setdefault(as_int(i), token)
         if other != token:
-            c.fail(entry(where, token), f"expected a unique id, got {i}, the id of {shown(other)}")
-    raise AssertionError("unreachable: the fast check failed, so a fault was found")
+            c.fail(entry(where, token), f"expected a unique id, got {as_int(i)}, the id of {shown(other)}")
+    # every id is a whole number in range, some written as floats (5.0): the ids are integers
+    return {token: as_int(i) for token, i in vocab.items()}, token_of
 
 
 def _check_merges(c: Checker, model: dict, at: str, vocab: dict[str, int]) -> list[tuple[str, str]]:
@@ -136,7 +139,7 @@ def _check_added_tokens(c: Checker, data: dict, root: str, vocab: dict[str, int]
         if not isinstance(token, dict):
             c.fail(here, f"expected an object with content and id, got {describe(token)}")
         content = c.get(token, here, "content", "a non-empty string", lambda v: isinstance(v, str) and v != "")
-        i = c.get(token, here, "id", ID, is_id)
+        i = as_int(c.get(token, here, "id", ID, is_id))
         if content in vocab or in_vocab:
             if vocab.get(content) != i:
                 c.fail(field(here, "id"), f"expected the vocabulary's id of {shown(content)} "
@@ -175,12 +178,14 @@ def read_tiktoken(path: str | os.PathLike) -> dict[bytes, int]:
     return ranks
 
 
-# A whole rank file as tiktoken reads it (bytes.splitlines, then two fields split at white
-# space): lines of a base64 token and a rank of at most 10 digits, or blank lines.
+# A whole rank file as spec 14.8 reads it (tiktoken's reading, bytes.splitlines, then two
+# fields split at ASCII white space, made strict): lines of a padded base64 token and a rank of
+# at most 10 digits, or blank lines. Anything else (a BOM, a no-break space) is no field.
 _SPACE = rb"[ \t\x0b\x0c]"
-_BASE64_CHARS = re.compile(rb"[A-Za-z0-9+/=]+")
-_RANK_FILE = re.compile(rb"(?:%s*[A-Za-z0-9+/=]+%s+[0-9]{1,10}%s*(?:\r\n|\r|\n|\Z)|%s*(?:\r\n|\r|\n))*"
-                        % (_SPACE, _SPACE, _SPACE, _SPACE))
+_BASE64 = rb"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})"
+_BASE64_TOKEN = re.compile(_BASE64 + rb"\Z")
+_RANK_FILE = re.compile(rb"(?:%s*%s%s+[0-9]{1,10}%s*(?:\r\n|\r|\n|\Z)|%s*(?:\r\n|\r|\n))*"
+                        % (_SPACE, _BASE64, _SPACE, _SPACE, _SPACE))
 
 
 def _quick_ranks(data: bytes) -> dict[bytes, int] | None:
@@ -188,10 +193,7 @@ def _quick_ranks(data: bytes) -> dict[bytes, int] | None:
     if _RANK_FILE.fullmatch(data) is None:
         return None
     fields = data.split()
-    try:
-        ranks = dict(zip(map(binascii.a2b_base64, fields[0::2]), map(int, fields[1::2])))
-    except binascii.Error:  # bad padding
-        return None
+    ranks = dict(zip(map(binascii.a2b_base64, fields[0::2]), map(int, fields[1::2])))
     values = ranks.values()
     if len(ranks) != len(fields) // 2 or len(set(values)) != len(ranks) or (ranks and max(values) >= MAX_ID):
         return None
@@ -221,7 +223,7 @@ def _tiktoken_line(file: str, number: int, line: bytes) -> tuple[bytes, int]:
     if len(parts) != 2:
         raise TokenizerFileError(file, where, f"expected {LINE}, got {len(parts)} field{'s' * (len(parts) != 1)}")
     try:
-        if _BASE64_CHARS.fullmatch(parts[0]) is None:
+        if _BASE64_TOKEN.match(parts[0]) is None:  # padded, RFC 4648 section 4 (spec 14.8)
             raise binascii.Error
         token = binascii.a2b_base64(parts[0])
     except binascii.Error:

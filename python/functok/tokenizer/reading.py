@@ -22,15 +22,17 @@ from __future__ import annotations
 import json
 import os
 import re
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
 from .errors import TokenizerFileError
 
-__all__ = ["ID", "MAX_ID", "Checker", "TokenizerFileError", "describe", "entry", "field", "is_id", "is_object",
-           "parse_json", "read_bytes", "read_text", "shown"]
+__all__ = ["ID", "MAX_DEPTH", "MAX_ID", "Checker", "TokenizerFileError", "as_int", "describe", "entry", "field",
+           "is_id", "is_object", "parse_json", "read_bytes", "read_text", "shown"]
 
 MAX_ID = 2**32  # ids are u32 in `tokenizers`, and functok's BPE packs two in a 64-bit key
+MAX_DEPTH = 127  # arrays and objects nested at most this deep (spec 14.1), as `tokenizers` reads
 SHOWN = 40  # characters of a value or key shown in a message (keeps it to one short line)
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
@@ -47,30 +49,63 @@ def read_bytes(path: str | os.PathLike) -> bytes:
 
 
 def read_text(path: str | os.PathLike) -> str:
-    """The file as UTF-8 text (a BOM is not allowed: JSON forbids it)."""
-    data = read_bytes(path)
+    """The file as UTF-8 text without a byte order mark (spec 14.1: RFC 8259 forbids it)."""
+    return utf8_text(read_bytes(path), str(path))
+
+
+def utf8_text(data: bytes, file: str) -> str:
+    """``data`` as UTF-8 text: ill-formed UTF-8 or a leading BOM is a :class:`TokenizerFileError`."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise TokenizerFileError(file, None, "expected UTF-8 without a byte order mark, but the file starts with one")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise TokenizerFileError(str(path), None, f"expected UTF-8, but byte {e.start} is 0x{data[e.start]:02X}") from None
+        raise TokenizerFileError(file, None, f"expected UTF-8, but byte {e.start} is 0x{data[e.start]:02X}") from None
 
 
 def parse_json(text: str, file: str) -> Any:
-    """The JSON value of ``text``; a syntax error, a duplicate key or nesting deeper than the
-    parser's stack is a :class:`TokenizerFileError`, never a traceback."""
+    """The JSON value of ``text`` (RFC 8259, spec 14.1); a syntax error, ``NaN`` or
+    ``Infinity`` (not JSON), a duplicate key or nesting deeper than :data:`MAX_DEPTH` is a
+    :class:`TokenizerFileError`, never a traceback. An integer written with more digits than
+    ``int()`` converts is read as a float, as JavaScript reads every number."""
     if not text.strip():
         raise TokenizerFileError(file, None, "expected JSON, got an empty file")
+    _check_depth(text, file)
     try:
-        return json.loads(text, object_pairs_hook=_unique_keys)
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_not_json, parse_int=_integer)
     except json.JSONDecodeError as e:
         raise TokenizerFileError(file, f"line {e.lineno} column {e.colno}", f"not valid JSON: {e.msg}") from None
-    except RecursionError:
-        raise TokenizerFileError(file, None, "expected JSON nested less deeply than the parser's stack") from None
-    except ValueError as e:  # a number with more digits than int() converts
-        problem = str(e).split(":")[0].split(";")[0]
-        raise TokenizerFileError(file, None, f"expected JSON Python can read: {problem}") from None
+    except _NotJson as e:
+        raise TokenizerFileError(file, None, f"not valid JSON: {e.args[0]} is not a JSON number (RFC 8259)") from None
     except _DuplicateKey as e:
         raise TokenizerFileError(file, None, f"a JSON object has the key {shown(e.key)} twice") from None
+
+
+# Outside strings, the brackets of the text: their running count is the nesting depth.
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+_BRACKETS = re.compile(r"[\[\]{}]")
+_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def _check_depth(text: str, file: str) -> None:
+    """Spec 14.1: at most :data:`MAX_DEPTH` nested arrays and objects (found in C loops)."""
+    steps = map(_DEPTH_STEP.__getitem__, _BRACKETS.findall(_STRING.sub("", text)))
+    if max(accumulate(steps), default=0) > MAX_DEPTH:
+        raise TokenizerFileError(file, None, f"expected JSON nested at most {MAX_DEPTH} deep (arrays and objects)")
+
+
+class _NotJson(Exception):
+    pass
+
+
+def _not_json(name: str):
+    raise _NotJson(name)
+
+
+def _integer(digits: str) -> int | float:
+    # int() refuses more than sys.get_int_max_str_digits() digits; such a number is out of any
+    # integer member's range anyway, and elsewhere it is ignored, so read it as JavaScript does.
+    return int(digits) if len(digits) <= 400 else float(digits)
 
 
 class _DuplicateKey(Exception):
@@ -163,8 +198,18 @@ def _is_null(v: Any) -> bool:
 
 
 def is_id(v: Any) -> bool:
-    """Is ``v`` an id: an integer from 0 to ``MAX_ID - 1``?"""
-    return type(v) is int and 0 <= v < MAX_ID
+    """Is ``v`` an id: a whole number from 0 to ``MAX_ID - 1``, however written (spec 14.1:
+    ``5``, ``5.0`` and ``5e0`` alike; a boolean is not a number)?"""
+    return as_int(v) is not None and 0 <= v < MAX_ID
+
+
+def as_int(v: Any) -> int | None:
+    """The integer a JSON number ``v`` stands for, when it is a whole number (spec 14.1), else None."""
+    if type(v) is int:
+        return v
+    if type(v) is float and v.is_integer():
+        return int(v)
+    return None
 
 
 ID = f"an integer id from 0 to {MAX_ID - 1}"
