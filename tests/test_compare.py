@@ -400,6 +400,16 @@ def test_numeric_option_below_one(tmp_path, capsys, option, corpus):
     assert f"{option} must be at least 1" in capsys.readouterr().err
 
 
+def test_vocab_size_over_the_maximum(tmp_path, capsys, monkeypatch):
+    """Before: the greedy-vs-optimal training got it, and aborted (SIGABRT) or overflowed."""
+    no_measurement(monkeypatch)
+    assert run_compare("--corpus", str(write_corpus(tmp_path / "c")), "--vocab-size", str(2**32),
+                       "--out", str(tmp_path / "o")) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == ("functok compare: --vocab-size 4,294,967,296 is over the maximum, 16,777,216 "
+                           "(2**24: the trainer reserves memory for every entry)")
+
+
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symbolic links")
 def test_link_loop_named_as_corpus(tmp_path, capsys):
     os.symlink(tmp_path / "loop", tmp_path / "loop")

@@ -44,6 +44,7 @@ from ..chunks import InputError
 from .compare_corpus import (DEFAULT_HELD_OUT_EVERY, DEFAULT_MAX_LINE, Corpus, default_corpora, load_corpus,
                              unique_names)
 from ..normalize import nfc
+from ..tokenizer.train import MAX_VOCAB_SIZE
 from . import budgets as equal_budgets
 from . import run_alone
 from .compare_train import (BASELINE, BYTE_TOKENS, EXHAUSTION_VOCAB_SIZE, FUNCTIONALIZER, SPECIAL_TOKENS,
@@ -281,6 +282,9 @@ def _bad_option(args: argparse.Namespace) -> str | None:
     if args.vocab_size < smallest:
         return (f"--vocab-size must be at least {smallest} (256 byte tokens and "
                 f"{len(SPECIAL_TOKENS)} special tokens are part of it)")
+    if args.vocab_size > MAX_VOCAB_SIZE:  # the trainer would abort the interpreter, or overflow
+        return (f"--vocab-size {args.vocab_size:,} is over the maximum, {MAX_VOCAB_SIZE:,} (2**24: the trainer "
+                f"reserves memory for every entry)")
     if args.held_out_every < 2:
         return "--held-out-every must be at least 2"
     if args.max_files is not None and args.max_files < 1:
@@ -308,10 +312,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default="functok-report",
                         help="output folder, checked before the measurement starts (default: ./functok-report)")
     parser.add_argument("--vocab-size", type=int, default=16_000,
-                        help="vocabulary of the greedy-vs-optimal comparison (default: 16000)")
+                        help="vocabulary of the greedy-vs-optimal comparison, at most 2**24 (default: 16000)")
     parser.add_argument("--budgets", type=_budgets, default=equal_budgets.DEFAULT_BUDGETS, metavar="N,N,...",
                         help="vocabulary budgets of the equal-budget table, each counting every entry "
-                             "(the 256 byte tokens too); 32k means 32000; 'none' leaves the table out "
+                             f"(the 256 byte tokens too), from 257 to {MAX_VOCAB_SIZE:,} (2**24); 32k means "
+                             "32000; 'none' leaves the table out "
                              "(default: " + ",".join(map(str, equal_budgets.DEFAULT_BUDGETS)) + ")")
     parser.add_argument("--splitter", choices=("paper", "llama3"), default="paper",
                         help="the splitter (default: paper, as in the paper)")
