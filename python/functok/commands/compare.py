@@ -257,6 +257,7 @@ def run(args: argparse.Namespace) -> int:
                                       held_out_every=args.held_out_every)
         unique_names(corpora)
         compare_report.check_output(out, [c.name for c in corpora])  # the charts are named after them
+        _refuse_output_that_is_input(out, corpora)
     except InputError as error:
         print(f"functok compare: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -274,6 +275,20 @@ def run(args: argparse.Namespace) -> int:
     print(compare_report.format_table(result))
     print(f"\nwrote {', '.join(str(p) for p in written)} in {result['seconds']} s")
     return 0
+
+
+def _refuse_output_that_is_input(out: Path, corpora: Sequence[Corpus]) -> None:
+    """InputError when a report file would overwrite a corpus file (a file named explicitly is
+    read whatever its suffix, so ``--corpus c/report.md --out c`` would)."""
+    from .compare_report import budget_chart_name, chart_name
+    from .corpus import input_file_at, shown
+
+    inputs = [path for corpus in corpora for path in corpus.paths]
+    names = ["report.json", "report.md", *(f(c.name) for c in corpora for f in (chart_name, budget_chart_name))]
+    for name in names:
+        clash = input_file_at(out / name, inputs)
+        if clash is not None:
+            raise InputError(f"--out {shown(out)}: its {name} would overwrite the corpus file {shown(clash)}")
 
 
 def _bad_option(args: argparse.Namespace) -> str | None:
