@@ -238,6 +238,47 @@ CASES += [
 ]
 
 
+# --- cases: training on one giant line (Tokenizer.train) ------------------------------------
+# The trainer's time on one word grew with the square of its length; functok.tokenizer.train
+# cuts pre-tokens and chains over MAX_TRAINING_PRETOKEN code points for counting (issue 20,
+# item 26). Before, a line of "ab" * 60000 took 9 s and one of 1 MB of "x" over 300 s; at
+# 32k, 64k and 128k code points these cases took 1.0, 4.3 and 15.5 s ("ab"), 0.5, 3.0 and 14.4 s
+# ("x"), 0.4, 0.8 and 2.5 s (the chain): 4x the line in 16x to 26x the time.
+
+_TRAIN_SIZES = (1 << 18, 1 << 19, 1 << 20)  # code points, in one line
+# Few merges: what is timed is the line's length. The trainer's own search grows faster than its
+# data on random letters, whatever the lines (at vocab_size 600, 4x the letters in 1,000-letter
+# lines took 4.6x the time, in one line 6x; at 300, 3.8x and 2.9x).
+_TRAIN_VOCAB = 300
+
+
+def _letters(n: int) -> str:
+    """n pseudo-random lowercase letters: one pre-token whose cut pieces all differ."""
+    import random
+
+    return "".join(random.Random(0).choices("abcdefghijklmnopqrstuvwxyz", k=n))
+
+
+def _train(line: str) -> int:
+    from functok import Tokenizer
+
+    # Tokenizer.train's defaults, as functok train has them (fuse="frequent": the split training,
+    # then the fusion merges on the chains, each step once over the pre-tokens)
+    return Tokenizer.train(iter([line]), vocab_size=_TRAIN_VOCAB, show_progress=False).vocab_size
+
+
+CASES += [
+    Case("train-line-ab", lambda n: "ab" * (n // 2), _train, _TRAIN_SIZES, 5.0,
+         "Tokenizer.train on one line of 'ab' repeated (one giant pre-token)"),
+    Case("train-line-x", lambda n: "x" * n, _train, _TRAIN_SIZES, 5.0,
+         "Tokenizer.train on one line of 'x' repeated (one giant pre-token)"),
+    Case("train-line-letters", _letters, _train, _TRAIN_SIZES, 5.0,
+         "Tokenizer.train on one line of random letters (a giant pre-token whose pieces all differ)"),
+    Case("train-line-chain", lambda n: "A B " * (n // 4), _train, _TRAIN_SIZES, 5.0,
+         "Tokenizer.train on one line of 'A B ' repeated (one giant chain, spec 9.4)"),
+]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", help="run only the cases whose name contains this")

@@ -173,6 +173,38 @@ def test_parse_budgets():
             parse_budgets(bad)
 
 
+@pytest.mark.parametrize("text", ["16777217", "5000000000", "99999999999999999999", "8000,20000k"])
+def test_a_budget_over_the_maximum_is_refused_naming_it(text):
+    """Before: 5000000000 aborted the interpreter (SIGABRT) after the measurement, 20 digits
+    were an OverflowError traceback."""
+    assert parse_budgets("257,16777216") == (257, 2**24)
+    with pytest.raises(ValueError, match=r"is over the maximum budget, 16,777,216 \(2\*\*24"):
+        parse_budgets(text)
+
+
+def test_compare_refuses_a_budget_over_the_maximum_at_once(tmp_path):
+    """In a child process: a regression would abort the interpreter, not only fail."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("Hello world.\n\nHELLO again.\n", encoding="utf-8")
+    repo = Path(__file__).resolve().parents[1]
+    for budgets_arg in ("5000000000", "99999999999999999999"):
+        result = subprocess.run([sys.executable, "-m", "functok", "compare", "--no-progress", "--corpus",
+                                 str(corpus), "--out", str(tmp_path / "o"), "--budgets", budgets_arg],
+                                capture_output=True, text=True, timeout=300,
+                                env=dict(os.environ, PYTHONPATH=str(repo / "python")))
+        assert result.returncode == 2 and "Traceback" not in result.stderr
+        assert result.stderr.strip().splitlines()[-1] == (
+            f"functok compare: error: argument --budgets: {int(budgets_arg):,} is over the maximum budget, "
+            "16,777,216 (2**24, the largest vocab_size Tokenizer.train takes: the trainer reserves memory "
+            "for every entry)")
+        assert not (tmp_path / "o").exists()
+
+
 # --- The redundancy ceiling ---------------------------------------------------------------
 
 

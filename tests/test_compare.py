@@ -400,6 +400,29 @@ def test_numeric_option_below_one(tmp_path, capsys, option, corpus):
     assert f"{option} must be at least 1" in capsys.readouterr().err
 
 
+def test_out_whose_report_would_overwrite_a_corpus_file(tmp_path, capsys, monkeypatch):
+    """A file named explicitly is read whatever its suffix: report.md in --out was overwritten."""
+    no_measurement(monkeypatch)
+    folder = write_corpus(tmp_path / "c")
+    notes = folder / "report.md"
+    notes.write_text("Notes.\n\nMore notes, a second paragraph.\n", encoding="utf-8")
+    (tmp_path / "link").symlink_to(folder)
+    assert run_compare("--corpus", str(notes), "--out", str(tmp_path / "link")) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == f"functok compare: --out {tmp_path / 'link'}: its report.md would overwrite the corpus file {notes}"
+    assert notes.read_text(encoding="utf-8").startswith("Notes.")
+
+
+def test_vocab_size_over_the_maximum(tmp_path, capsys, monkeypatch):
+    """Before: the greedy-vs-optimal training got it, and aborted (SIGABRT) or overflowed."""
+    no_measurement(monkeypatch)
+    assert run_compare("--corpus", str(write_corpus(tmp_path / "c")), "--vocab-size", str(2**32),
+                       "--out", str(tmp_path / "o")) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == ("functok compare: --vocab-size 4,294,967,296 is over the maximum, 16,777,216 "
+                           "(2**24: the trainer reserves memory for every entry)")
+
+
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symbolic links")
 def test_link_loop_named_as_corpus(tmp_path, capsys):
     os.symlink(tmp_path / "loop", tmp_path / "loop")

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
+import re
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,7 @@ from hypothesis import strategies as st
 
 from functok import pretokens
 from functok.chunks import InputError
-from functok.commands.corpus import CorpusReader, read_text
+from functok.commands.corpus import CorpusReader, input_file_at, read_text
 
 
 def write(path: Path, data: bytes) -> Path:
@@ -146,3 +148,37 @@ def test_the_skip_summary_counts_past_the_listed_skips():
     assert skipped_summary(listed) == ["2 (empty), e.g. a.jsonl:1"]
     assert skipped_summary(listed, {"empty": 12_345, "invalid UTF-8": 3}) == [
         "12,345 (empty), e.g. a.jsonl:1", "3 (invalid UTF-8)"]
+
+
+def test_an_output_folder_in_the_corpus_is_left_out(tmp_path, monkeypatch):
+    """exclude: the walk does not enter the output folder, however the two are spelt (through a
+    link, relative, with ..), and records no skip for it (a resumed run lists what the run did)."""
+    write(tmp_path / "c" / "a.txt", b"kept\n")
+    write(tmp_path / "c" / "out" / "00000.ds.documents.jsonl", jsonl("the run's own output"))
+    write(tmp_path / "c" / "outer" / "b.txt", b"a folder whose name starts the same\n")
+    (tmp_path / "link").symlink_to(tmp_path / "c")
+    monkeypatch.chdir(tmp_path)
+    for corpus, out in [("c", "c/out"), ("link", str(tmp_path / "c" / "out")), (str(tmp_path / "c"), "link/../c/out")]:
+        reader = CorpusReader([corpus], exclude=[out])
+        assert [f.name for f in reader.files()] == ["a.txt", "b.txt"], (corpus, out)
+        assert reader.skipped == []
+    assert [f.name for f in CorpusReader(["c"]).files()] == ["a.txt", "00000.ds.documents.jsonl", "b.txt"]
+
+
+def test_a_path_in_the_output_folder_is_refused(tmp_path):
+    inside = write(tmp_path / "out" / "x.jsonl", jsonl("text"))
+    for path, out in [(inside, tmp_path / "out"), (tmp_path / "out", tmp_path / "out" / ".."),
+                      (tmp_path / "out" / ".." / "out" / "x.jsonl", tmp_path / "out")]:
+        with pytest.raises(InputError, match=f"^{re.escape(str(path))} is in the output folder {re.escape(str(out))}:"):
+            CorpusReader([str(path)], exclude=[out]).files()
+
+
+def test_input_file_at_resolves_links_relative_paths_and_hard_links(tmp_path, monkeypatch):
+    a = write(tmp_path / "c" / "a.jsonl", jsonl("text"))
+    (tmp_path / "soft.jsonl").symlink_to(a)
+    os.link(a, tmp_path / "hard.jsonl")
+    monkeypatch.chdir(tmp_path)
+    files = CorpusReader(["c"]).files()
+    for out in (a, "c/../c/a.jsonl", "soft.jsonl", "hard.jsonl"):
+        assert input_file_at(out, files) == files[0], out
+    assert input_file_at("c/new.jsonl", files) is None and input_file_at("c", files) is None

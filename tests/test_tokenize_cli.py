@@ -1,6 +1,7 @@
 """``functok tokenize``: datatrove token shards whose ids are Tokenizer.encode's, document by
 document, read back with datatrove's own (numpy-only) readers; the same bytes for 1 and 2
-workers; a killed run that resumes to the same output; bad documents counted."""
+workers; a killed run that resumes to the same output, also with --out in the corpus folder;
+bad documents counted."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import gzip
 import hashlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -64,8 +66,8 @@ def setup(tmp_path_factory):
     return root, docs, tokenizer, reference
 
 
-def tokenize(root: Path, out: Path, *args: str) -> int:
-    return main(["tokenize", "--no-progress", "--quiet", "--corpus", str(root / "corpus"), "--tokenizer",
+def tokenize(root: Path, out: Path, *args: str, corpus: Path | None = None) -> int:
+    return main(["tokenize", "--no-progress", "--quiet", "--corpus", str(corpus or root / "corpus"), "--tokenizer",
                  str(root / "tok.json"), "--out", str(out), "--eos", EOS, "--skip-bad", "--tasks", "4", *args])
 
 
@@ -115,11 +117,11 @@ def test_two_workers_give_the_same_bytes(setup):
     assert shard_files(root / "two-workers") == shard_files(reference)
 
 
-def test_a_killed_run_resumes_to_the_same_output(setup):
-    root, _, _, reference = setup
-    out = root / "killed"
+def kill_after_the_first_task(root: Path, corpus: Path, out: Path) -> None:
+    """Run tokenize (four tasks, one worker) in a child process and kill it once the first task
+    is done: a killed run, with some tasks finished and no manifest."""
     command = [sys.executable, "-m", "functok.cli", "tokenize", "--no-progress", "--quiet", "--corpus",
-               str(root / "corpus"), "--tokenizer", str(root / "tok.json"), "--out", str(out), "--eos", EOS,
+               str(corpus), "--tokenizer", str(root / "tok.json"), "--out", str(out), "--eos", EOS,
                "--skip-bad", "--tasks", "4", "--workers", "1"]
     env = dict(os.environ, PYTHONPATH=str(REPO / "python"))
     process = subprocess.Popen(command, env=env, start_new_session=True, stdout=subprocess.DEVNULL,
@@ -133,8 +135,40 @@ def test_a_killed_run_resumes_to_the_same_output(setup):
     done = sorted(p.name for p in (out / "logs" / "completions").iterdir())
     assert done and len(done) < 4, f"the kill came too late to test a resume: {done}"
     assert not (out / "manifest.json").exists()
+
+
+def test_a_killed_run_resumes_to_the_same_output(setup):
+    root, _, _, reference = setup
+    out = root / "killed"
+    kill_after_the_first_task(root, root / "corpus", out)
     assert tokenize(root, out, "--workers", "2") == 0
     assert shard_files(out) == shard_files(reference)
+
+
+def test_out_inside_the_corpus_folder_resumes(setup, tmp_path):
+    """--out in the corpus folder: the rerun that resumes a killed run does not read the run's own
+    shards (.ds.documents.jsonl files) as corpus. Before: refused, "holds another run"."""
+    root = setup[0]
+    corpus = tmp_path / "corpus"
+    shutil.copytree(root / "corpus", corpus)
+    whole = tmp_path / "whole"  # one uninterrupted run of the same corpus, --out outside it
+    assert tokenize(root, whole, "--workers", "1", corpus=corpus) == 0
+    out = corpus / "shards"
+    kill_after_the_first_task(root, corpus, out)
+    assert tokenize(root, out, "--workers", "2", corpus=corpus) == 0
+    assert shard_files(out) == shard_files(whole)
+    assert tokenize(root, out, "--workers", "1", corpus=corpus) == 0  # done: the same run again
+    assert shard_files(out) == shard_files(whole)
+
+
+def test_a_corpus_path_inside_out_is_refused(setup, capsys):
+    root, _, _, reference = setup
+    inside = reference / "00000_unshuffled.ds.documents.jsonl"
+    code = main(["tokenize", "--no-progress", "--corpus", str(inside), "--tokenizer", str(root / "tok.json"),
+                 "--out", str(reference / ".." / reference.name)])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert f"{inside} is in the output folder {reference / '..' / reference.name}" in err
 
 
 def test_bad_input_without_skip_bad_is_exit_2(setup, capsys):

@@ -1,17 +1,23 @@
 """Tokenizer.train honours vocab_size: the rarest characters are left to byte fallback when the
-corpus has more distinct characters than the budget, and ids stay lossless."""
+corpus has more distinct characters than the budget, and ids stay lossless; options out of
+bounds are refused naming them; giant pre-tokens and chains are cut for counting only."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from functok import Tokenizer
 from functok.tokenizer import byte_fallback_token
+from functok.tokenizer.train import (MAX_MIN_FREQUENCY, MAX_TRAINING_PRETOKEN, MAX_VOCAB_SIZE, _runs,
+                                     bounded_chains, bounded_counts)
 
 from fixtures.trained import need_tokenizers
 
@@ -85,3 +91,109 @@ def test_the_kept_characters_are_the_same_on_every_run():
     assert len(vocab) == 300
     kept = [c for c in CHARS if c in vocab]
     assert kept == CHARS[: len(kept)]  # ties at the cut go to the smaller code point
+
+
+# --- Bounds (issue 20, items 24, 25, 27) ------------------------------------------------------
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"vocab_size": 2**32}, r"vocab_size 4,294,967,296 is over the maximum, 16,777,216 \(2\*\*24"),
+    ({"vocab_size": MAX_VOCAB_SIZE + 1}, r"vocab_size 16,777,217 is over the maximum, 16,777,216"),
+    ({"vocab_size": 300.0}, r"vocab_size must be a whole number, got 300\.0"),
+    ({"min_frequency": -1}, r"min_frequency -1 is below the minimum, 0"),
+    ({"min_frequency": 2**64}, r"min_frequency 18,446,744,073,709,551,616 is over the maximum, "
+                               r"18,446,744,073,709,551,615 \(2\*\*64 - 1"),
+    ({"limit_alphabet": -1}, r"limit_alphabet -1 is below the minimum, 0"),
+    ({"special_tokens": ["<s>", ""]}, r"special_tokens '': special tokens are non-empty strings \(spec 14.3\)"),
+    ({"special_tokens": ["a\ud800"]}, r"special_tokens 'a\\ud800' holds a lone surrogate"),
+])
+def test_an_option_out_of_bounds_is_refused_naming_it(options, message):
+    """Before: 2**32 aborted the interpreter (SIGABRT, the trainer's allocation failed), -1 and
+    2**64 were OverflowError, '' became an empty ordinary token 0."""
+    options = {"vocab_size": 300, **options}
+    with pytest.raises(ValueError, match=message):
+        Tokenizer.train(iter(CORPUS), show_progress=False, **options)
+
+
+def test_the_largest_vocab_size_trains():
+    need_tokenizers()
+    tok = Tokenizer.train(iter(["ab ab ab"]), vocab_size=MAX_VOCAB_SIZE, min_frequency=MAX_MIN_FREQUENCY,
+                          show_progress=False)
+    assert tok.vocab_size == 256 + 3  # "a", "b", " ": no pair is that frequent
+    assert tok.decode(tok.encode("ab ba").ids) == "ab ba"
+
+
+# --- Long pre-tokens (issue 20, item 26) ------------------------------------------------------
+
+
+def test_a_giant_pretoken_is_cut_for_counting_and_stays_lossless():
+    """Before, the trainer learned 'ab' * 2048 from one line of 'ab' * 3000 (and took time
+    quadratic in the line: bench/scaling.py train-*); now no token is longer than the cut."""
+    need_tokenizers()
+    line = "ab" * 3000 + " Sooooo " + "xyz" * 700
+    tok = Tokenizer.train(iter([line]), vocab_size=400, show_progress=False)
+    assert max(len(t) for t in tok.get_vocab()) <= MAX_TRAINING_PRETOKEN
+    assert tok.token_to_id("ab" * 256) is not None  # learned inside the cut pieces
+    for text in (line, line * 2, "ab" * 100_001):
+        assert tok.decode(tok.encode(text).ids) == text
+        assert tok.decode(tok.encode(text, segmentation="optimal").ids) == text
+
+
+def test_a_giant_chain_is_cut_for_counting(monkeypatch):
+    """fuse="frequent" counts chains (spec 9.4): "A B " repeated is one chain as long as its line,
+    which the fusion merges' count went over once per merge (before: the whole 8,000 code points;
+    bench/scaling.py train-chain times it)."""
+    need_tokenizers()
+    import functok.tokenizer.train as training
+
+    seen = []
+    original = training.add_fusion_merges
+    monkeypatch.setattr(training, "add_fusion_merges",
+                        lambda trained, counts, chains, *a, **k: seen.append(chains) or original(
+                            trained, counts, chains, *a, **k))
+    line = "A B " * 2000
+    tok = Tokenizer.train(iter([line, "The Cat. THE CAT. the cat"]), vocab_size=320, show_progress=False,
+                          fuse="frequent")
+    assert max(sum(map(len, chain)) for chain in seen[0]) <= MAX_TRAINING_PRETOKEN
+    assert tok.decode(tok.encode(line).ids) == line
+
+
+words = st.text(st.characters(codec="utf-8"), min_size=1, max_size=40)
+
+
+def _characters(counts: Counter) -> Counter:
+    total: Counter = Counter()
+    for word, n in counts.items():
+        for ch, k in Counter(word).items():
+            total[ch] += k * n
+    return total
+
+
+@given(st.dictionaries(words, st.integers(1, 5)), st.integers(1, 12))
+def test_bounded_counts_keep_every_character(counts, limit):
+    bounded = bounded_counts(Counter(counts), limit)
+    assert all(len(w) <= limit for w in bounded)
+    assert _characters(bounded) == _characters(Counter(counts))
+    if all(len(w) <= limit for w in counts):
+        assert bounded == Counter(counts)
+
+
+@given(st.lists(st.text(st.characters(codec="utf-8"), min_size=1, max_size=15), min_size=1, max_size=12),
+       st.integers(1, 20))
+def test_bounded_chains_are_runs_of_the_chain(chain, limit):
+    runs = list(_runs(tuple(chain), limit))
+    assert "".join("".join(run) for run in runs) == "".join(chain)  # in order, every code point
+    assert all(run and sum(map(len, run)) <= limit for run in runs)
+    bounded = bounded_chains(Counter({tuple(chain): 3}), limit)
+    if sum(map(len, chain)) <= limit:
+        assert bounded == Counter({tuple(chain): 3})
+    else:
+        assert bounded == _times(runs, 3)  # runs of one segment hold no boundary: left out
+
+
+def _times(runs: list, n: int) -> Counter:
+    out: Counter = Counter()
+    for run in runs:
+        if len(run) > 1:
+            out[run] += n
+    return out

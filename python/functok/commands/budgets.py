@@ -44,6 +44,7 @@ from typing import Any
 
 from ..encode import pieces as codec_pieces
 from ..tokenizer.fusion import ChainCounter, add_fusion_merges, greedy_tokens, merges_of, truncate
+from ..tokenizer.train import MAX_VOCAB_SIZE
 from ..pretokenize import pretokens as codec_pretokens
 from ..normalize import nfc
 from ..split import split
@@ -116,7 +117,7 @@ def available_variants() -> tuple[BudgetVariant, ...]:
 
 def parse_budgets(text: str) -> tuple[int, ...]:
     """``"8000,16000,32k"`` -> (8000, 16000, 32000), sorted, without repeats; ValueError names
-    what is wrong. ``k`` means thousands."""
+    what is wrong. ``k`` means thousands. Each budget is from 257 to :data:`MAX_VOCAB_SIZE`."""
     budgets = []
     for part in text.split(","):
         part = part.strip().lower().replace("_", "")
@@ -130,6 +131,9 @@ def parse_budgets(text: str) -> tuple[int, ...]:
         if value <= BYTE_TOKENS:
             raise ValueError(f"{value} leaves no room for a trained token: a budget counts the "
                              f"{BYTE_TOKENS} byte tokens, so it must be at least {BYTE_TOKENS + 1}")
+        if value > MAX_VOCAB_SIZE:  # the trainer would abort the interpreter, or overflow
+            raise ValueError(f"{value:,} is over the maximum budget, {MAX_VOCAB_SIZE:,} (2**24, the largest "
+                             f"vocab_size Tokenizer.train takes: the trainer reserves memory for every entry)")
         budgets.append(value)
     if not budgets:
         raise ValueError("no budget given")

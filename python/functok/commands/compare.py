@@ -44,6 +44,7 @@ from ..chunks import InputError
 from .compare_corpus import (DEFAULT_HELD_OUT_EVERY, DEFAULT_MAX_LINE, Corpus, default_corpora, load_corpus,
                              unique_names)
 from ..normalize import nfc
+from ..tokenizer.train import MAX_VOCAB_SIZE
 from . import budgets as equal_budgets
 from . import run_alone
 from .compare_train import (BASELINE, BYTE_TOKENS, EXHAUSTION_VOCAB_SIZE, FUNCTIONALIZER, SPECIAL_TOKENS,
@@ -256,6 +257,7 @@ def run(args: argparse.Namespace) -> int:
                                       held_out_every=args.held_out_every)
         unique_names(corpora)
         compare_report.check_output(out, [c.name for c in corpora])  # the charts are named after them
+        _refuse_output_that_is_input(out, corpora)
     except InputError as error:
         print(f"functok compare: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -275,12 +277,29 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _refuse_output_that_is_input(out: Path, corpora: Sequence[Corpus]) -> None:
+    """InputError when a report file would overwrite a corpus file (a file named explicitly is
+    read whatever its suffix, so ``--corpus c/report.md --out c`` would)."""
+    from .compare_report import budget_chart_name, chart_name
+    from .corpus import input_file_at, shown
+
+    inputs = [path for corpus in corpora for path in corpus.paths]
+    names = ["report.json", "report.md", *(f(c.name) for c in corpora for f in (chart_name, budget_chart_name))]
+    for name in names:
+        clash = input_file_at(out / name, inputs)
+        if clash is not None:
+            raise InputError(f"--out {shown(out)}: its {name} would overwrite the corpus file {shown(clash)}")
+
+
 def _bad_option(args: argparse.Namespace) -> str | None:
     """What is wrong with the numeric options, or None."""
     smallest = BYTE_TOKENS + len(SPECIAL_TOKENS) + 1
     if args.vocab_size < smallest:
         return (f"--vocab-size must be at least {smallest} (256 byte tokens and "
                 f"{len(SPECIAL_TOKENS)} special tokens are part of it)")
+    if args.vocab_size > MAX_VOCAB_SIZE:  # the trainer would abort the interpreter, or overflow
+        return (f"--vocab-size {args.vocab_size:,} is over the maximum, {MAX_VOCAB_SIZE:,} (2**24: the trainer "
+                f"reserves memory for every entry)")
     if args.held_out_every < 2:
         return "--held-out-every must be at least 2"
     if args.max_files is not None and args.max_files < 1:
@@ -308,10 +327,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default="functok-report",
                         help="output folder, checked before the measurement starts (default: ./functok-report)")
     parser.add_argument("--vocab-size", type=int, default=16_000,
-                        help="vocabulary of the greedy-vs-optimal comparison (default: 16000)")
+                        help="vocabulary of the greedy-vs-optimal comparison, at most 2**24 (default: 16000)")
     parser.add_argument("--budgets", type=_budgets, default=equal_budgets.DEFAULT_BUDGETS, metavar="N,N,...",
                         help="vocabulary budgets of the equal-budget table, each counting every entry "
-                             "(the 256 byte tokens too); 32k means 32000; 'none' leaves the table out "
+                             f"(the 256 byte tokens too), from 257 to {MAX_VOCAB_SIZE:,} (2**24); 32k means "
+                             "32000; 'none' leaves the table out "
                              "(default: " + ",".join(map(str, equal_budgets.DEFAULT_BUDGETS)) + ")")
     parser.add_argument("--splitter", choices=("paper", "llama3"), default="paper",
                         help="the splitter (default: paper, as in the paper)")

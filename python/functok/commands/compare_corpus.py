@@ -57,6 +57,7 @@ class Corpus:
     skipped: list[dict] = field(default_factory=list)  # {"what", "reason", "characters"[, "detail"]}
     sampling: str = ""  # how a default corpus was sampled, in words
     domain: str | None = None  # "code" or "prose" for the defaults: which paper rows to compare
+    paths: list[Path] = field(default_factory=list)  # the files read (of a corpus given as paths)
     _held: set[int] | None = field(default=None, init=False, repr=False)
 
     def held_out_indexes(self) -> set[int]:
@@ -136,6 +137,7 @@ def load_corpus(paths: list[str], *, field: str = "text", skip_bad: bool = False
     reader = CorpusReader(paths, field=field, skip_bad=skip_bad, unit="paragraphs", max_line=max_line)
     corpus.skipped = reader.skipped  # the reader records every skip here, in order
     corpus.documents = [Document(doc.name, doc.text) for doc in reader.documents()]
+    corpus.paths = reader.files()
     corpus.files = reader.files_read
     corpus.check()
     return corpus

@@ -21,7 +21,14 @@ bad ``.jsonl`` line raises :class:`~functok.chunks.InputError` (the commands exi
 A ``.jsonl`` line is bad unless it is a JSON object whose field is a string that is text: a lone
 surrogate, which only a ``\\u`` escape can make, is not (no tokenizer can take it). A document
 with a line longer than ``max_line`` code points (when given) is skipped and counted, and so is
-an empty one. Each skip is a dict: ``what``, ``reason``, ``characters`` and maybe ``detail``.
+an empty one (with ``unit="chunks"``, the chunk: a line cut between two chunks is checked as
+two). Each skip is a dict: ``what``, ``reason``, ``characters`` and maybe ``detail``.
+
+**Output.** A command never reads what it writes. ``exclude`` names output folders: a folder
+walk does not enter them (silently: they are no input, so a rerun that resumes a run lists the
+same files as the run did), and a path named inside one is refused. :func:`input_file_at` finds
+the corpus file an output file would overwrite. Paths are compared with links and ``..``
+resolved, and files by inode too (a hard link).
 """
 
 from __future__ import annotations
@@ -34,7 +41,7 @@ import re
 import stat
 import zlib
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -53,6 +60,7 @@ class Document:
     name: str
     text: str
     end: int = 0  # bytes on disk of the corpus read when it comes (the files before, and its own): for progress
+    start: int | None = None  # a chunk's first code point in its file (unit="chunks"), named in its skip
 
 
 def shown(path: str | Path) -> str:
@@ -63,6 +71,36 @@ def shown(path: str | Path) -> str:
     'bad\\\\xff.txt'
     """
     return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def real_path(path: str | Path) -> str:
+    """``path`` absolute, with links and ``..`` resolved (os.path.realpath, not Path.resolve():
+    that raises RuntimeError on a link loop in Python 3.11)."""
+    return os.path.realpath(path)
+
+
+def is_inside(path: str | Path, folder_real: str) -> bool:
+    """Whether ``path`` is the folder ``folder_real`` (a :func:`real_path`) or lies under it."""
+    real = real_path(path)
+    return real == folder_real or real.startswith(folder_real.rstrip(os.sep) + os.sep)
+
+
+def input_file_at(out: str | Path, files: list[Path]) -> Path | None:
+    """The corpus file among ``files`` that writing ``out`` would overwrite (the same path once
+    resolved, or the same inode), or None."""
+    target, inode = real_path(out), _inode(out)  # no inode yet: only a path (a dangling link) can be it
+    for f in files:
+        if real_path(f) == target or (inode is not None and _inode(f) == inode):
+            return f
+    return None
+
+
+def _inode(path: str | Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
 
 
 def suffix(path: Path) -> str:
@@ -192,13 +230,15 @@ class CorpusReader:
     """
 
     def __init__(self, paths: list[str], *, field: str = "text", skip_bad: bool = False,
-                 unit: str = "file", max_line: int | None = None, share: tuple[int, int] | None = None) -> None:
+                 unit: str = "file", max_line: int | None = None, share: tuple[int, int] | None = None,
+                 exclude: Sequence[str | Path] = ()) -> None:
         if unit not in UNITS:
             raise ValueError(f"unknown unit {unit!r}; expected one of {UNITS}")
         if share is not None and unit != "file":
             raise ValueError("share= takes whole records: unit='file'")
         self.paths, self.field, self.skip_bad, self.unit, self.max_line = list(paths), field, skip_bad, unit, max_line
         self.share = share
+        self.exclude = {real_path(folder): shown(folder) for folder in exclude}  # output folders
         self._record = 0  # records met so far, over all the files (for share)
         self.skipped: list[dict] = []
         self.files_read = 0
@@ -210,6 +250,7 @@ class CorpusReader:
         if self._files is None:
             files: list[Path] = []
             for p in map(Path, self.paths):
+                self._refuse_output(p)
                 # a file named explicitly is read whatever its suffix (.jsonl or text)
                 files += self._folder_files(p) if _is_folder(p) else [p]
             self._files = files
@@ -230,6 +271,7 @@ class CorpusReader:
         found: list[Path] = []
         for root, folders, names in os.walk(folder, onerror=cannot_list):
             found += [Path(root, name) for name in names]
+            folders[:] = [name for name in folders if not self._output(os.path.join(root, name))]
             for name in folders:
                 if os.path.islink(os.path.join(root, name)):
                     self.skip(shown(os.path.join(root, name)), "a link to a folder (not followed)")
@@ -240,6 +282,15 @@ class CorpusReader:
             else:
                 self.skip(shown(f), "not .txt or .jsonl")
         return files
+
+    def _output(self, path: str | Path) -> str | None:
+        """The output folder (as given) that ``path`` is or lies in, or None."""
+        return next((shown_as for real, shown_as in self.exclude.items() if is_inside(path, real)), None)
+
+    def _refuse_output(self, path: Path) -> None:
+        output = self._output(path)
+        if output is not None:
+            raise InputError(f"{shown(path)} is in the output folder {output}: a run never reads its own output")
 
     # -- reading
 
@@ -289,8 +340,8 @@ class CorpusReader:
             if suffix(path) == ".jsonl":
                 yield from self._jsonl(opened)
             elif self.unit == "chunks":
-                for _, chunk in text_chunks(read_utf8(opened.data, opened.name, READ_BYTES)):
-                    yield Document(opened.name, chunk, opened.position())
+                for start, chunk in text_chunks(read_utf8(opened.data, opened.name, READ_BYTES)):
+                    yield Document(opened.name, chunk, opened.position(), start)
             else:
                 text = "".join(read_utf8(opened.data, opened.name, READ_BYTES))
                 parts = [text] if self.unit == "file" else paragraphs(text)
@@ -346,7 +397,8 @@ def unkept(doc: Document, max_line: int | None) -> dict | None:
     if not doc.text:  # counted, so that files and documents add up in reports
         return {"what": doc.name, "reason": "empty", "characters": 0}
     if max_line is not None and _has_long_line(doc.text, max_line):
-        return {"what": doc.name, "reason": f"a line over {max_line:,} code points", "characters": len(doc.text)}
+        what = doc.name if doc.start is None else f"{doc.name} (the chunk from code point {doc.start:,})"
+        return {"what": what, "reason": f"a line over {max_line:,} code points", "characters": len(doc.text)}
     return None
 
 

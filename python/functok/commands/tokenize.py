@@ -17,7 +17,10 @@ files than tasks, records ``r``, ``r + tasks``, ... of all the files) and
 ``--workers`` only how many tasks run at once, and nothing is shuffled, so the shards are the
 same, byte for byte, for any ``--workers``. **Resumable.** A task that finished has a completion
 marker; a killed run, run again with the same command, redoes only the unfinished tasks, and its
-output equals an uninterrupted run's. A folder holding a different run is refused.
+output equals an uninterrupted run's. A folder holding a different run is refused. The output
+folder is never input: a corpus folder holding it is read without it (so ``--out`` may lie in
+the corpus folder, and the rerun lists the same files), and a ``--corpus`` path inside it is
+refused.
 """
 
 from __future__ import annotations
@@ -91,8 +94,8 @@ def tokenize_corpus(paths: list[str], tokenizer_file: Path, out: Path, *, worker
     eos_id = None
     if eos is not None and (eos_id := tokenizer.token_to_id(eos)) is None:
         raise TokenizeError(f"--eos {eos!r} is not a token of {shown(tokenizer_file)}")
-    listing = CorpusReader(paths, field=field, skip_bad=skip_bad)
-    files = listing.files()  # InputError: a missing path, a folder that cannot be listed
+    listing = CorpusReader(paths, field=field, skip_bad=skip_bad, exclude=[out])  # never its own shards
+    files = listing.files()  # InputError: a missing path, a folder that cannot be listed, a path in out
     tasks = tasks or default_tasks(len(files))
     options = {"segmentation": segmentation, "eos": eos, "eos_id": eos_id, "special_text": special_text,
                "field": field, "skip_bad": skip_bad, "tasks": tasks}

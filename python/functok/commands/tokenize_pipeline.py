@@ -29,11 +29,13 @@ def corpus_pipeline(paths: list[str], tokenizer_file: str, out: str, *, eos: str
                     segmentation: str = "greedy", special_text: str = "ordinary", field: str = "text",
                     skip_bad: bool = False) -> list:
     """The pipeline of ``functok tokenize``, for any datatrove executor: read the corpus
-    ``paths`` (listed here, once, sorted), tokenize into ``out``. Give the executor
-    ``logging_dir=out + "/logs"`` to have the notes of the readers beside its own."""
+    ``paths`` (listed here, once, sorted, without ``out`` if it lies in a corpus folder),
+    tokenize into ``out``. Give the executor ``logging_dir=out + "/logs"`` to have the notes of
+    the readers beside its own."""
     from ..integrations.datatrove import FunctokDocumentTokenizer
 
-    files = [os.fsdecode(f) for f in CorpusReader(paths, field=field, skip_bad=skip_bad).files()]
+    listing = CorpusReader(paths, field=field, skip_bad=skip_bad, exclude=[out])  # never its own shards
+    files = [os.fsdecode(f) for f in listing.files()]
     return [
         CorpusShardReader(files, os.path.join(out, "logs", "functok"), field=field, skip_bad=skip_bad),
         FunctokDocumentTokenizer(out, tokenizer_file, eos_token=eos, segmentation=segmentation,

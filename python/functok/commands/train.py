@@ -5,8 +5,12 @@ their ``.gz`` forms, folders of them), streamed: a text file comes in chunks cut
 codec's pieces end, so its pre-tokens are those of the whole file, and a ``.jsonl`` file one
 record at a time. Memory holds the pre-token counts, not the corpus. Bad input stops the run
 with exit status 2, naming the file and the byte offset (or the line), unless ``--skip-bad``
-skips and counts it. Training itself is :meth:`functok.Tokenizer.train`, whose options this
-command passes on; an option left out keeps that method's default.
+skips and counts it. A record, or a chunk of a text file, with a line longer than
+``--max-line-chars`` code points is skipped and counted, as ``functok compare`` does. Training
+itself is :meth:`functok.Tokenizer.train`, whose options this command passes on (an option left
+out keeps that method's default) and whose bounds it checks before reading: ``--vocab-size`` at
+most 2**24, ``--min-frequency`` from 0 to 2**64 - 1, ``--limit-alphabet`` at least 0, special
+tokens non-empty (:mod:`functok.tokenizer.train`). ``--out`` must not be a corpus file.
 """
 
 from __future__ import annotations
@@ -20,8 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from ..chunks import InputError
+from ..tokenizer.train import MAX_VOCAB_SIZE, check_training_options
 from . import run_alone
-from .corpus import ByteProgress, CorpusReader, add_corpus_options, shown, skipped_summary, total_bytes
+from .compare_corpus import DEFAULT_MAX_LINE
+from .corpus import (ByteProgress, CorpusReader, add_corpus_options, input_file_at, shown, skipped_summary,
+                     total_bytes)
 
 __all__ = ["add_command", "train_options"]
 
@@ -56,10 +63,18 @@ def run(args: argparse.Namespace) -> int:
     if not out.parent.is_dir():
         return _fail(f"--out {out}: the folder {out.parent} does not exist")
     options = train_options(args)
-    reader = CorpusReader(args.corpus, field=args.field, skip_bad=args.skip_bad, unit="chunks")
+    problem = _bad_option(args, options)
+    if problem:
+        return _fail(problem)
+    reader = CorpusReader(args.corpus, field=args.field, skip_bad=args.skip_bad, unit="chunks",
+                          max_line=args.max_line_chars)
     counts: Counter = Counter()
     try:
         files = reader.files()
+        clash = input_file_at(out, files)
+        if clash is not None:
+            return _fail(f"--out {shown(out)}: is the corpus file {shown(clash)}; writing the tokenizer "
+                         f"would overwrite its input")
         progress = ByteProgress(total_bytes(files), "reading", args.progress)
         try:
             tokenizer = Tokenizer.train(_Texts(reader, progress, counts), **options)
@@ -102,6 +117,25 @@ class _Texts:
             yield doc.text
 
 
+def _bad_option(args: argparse.Namespace, options: dict) -> str | None:
+    """What is wrong with the numeric options and the special tokens, or None: checked before
+    the corpus is read, with the options' own names."""
+    if args.max_line_chars < 1:
+        return "--max-line-chars must be at least 1"
+    try:
+        check_training_options(**{k: options[k] for k in ("vocab_size", "special_tokens")},
+                               min_frequency=options.get("min_frequency", 0),
+                               limit_alphabet=options.get("limit_alphabet"),
+                               spell=_OPTION_NAMES.__getitem__)
+    except ValueError as error:
+        return str(error)
+    return None
+
+
+_OPTION_NAMES = {"vocab_size": "--vocab-size", "min_frequency": "--min-frequency",
+                 "limit_alphabet": "--limit-alphabet", "special_tokens": "--special-token"}
+
+
 def _fail(message: str) -> int:
     print(f"functok train: {message}", file=sys.stderr)
     return EXIT_BAD_INPUT
@@ -112,7 +146,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
     add_corpus_options(parser)
     parser.add_argument("--vocab-size", type=int, required=True, metavar="N",
-                        help="tokens in all: special tokens, the 256 byte tokens, the alphabet and the merges")
+                        help="tokens in all: special tokens, the 256 byte tokens, the alphabet and the merges; "
+                             f"at most {MAX_VOCAB_SIZE:,} (2**24: the trainer reserves memory for each)")
     parser.add_argument("--out", default="tokenizer.json", help="the tokenizer file to write (default: tokenizer.json)")
     parser.add_argument("--profile", choices=sorted(PROFILES), default=None,
                         help="the encoder profile of the pre-tokens (default: Tokenizer.train's)")
@@ -120,16 +155,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="instructions in pre-tokens: 'none' splits them off, 'all' keeps them in their "
                              "pieces, 'frequent' fuses frequent contexts (default: Tokenizer.train's)")
     parser.add_argument("--special-token", action="append", default=[], metavar="TOKEN",
-                        help="a special token (ids 0, 1, ... in the order given); may be repeated")
+                        help="a special token, non-empty (ids 0, 1, ... in the order given); may be repeated")
     parser.add_argument("--splitter", choices=("llama3", "paper"), default=None,
                         help="the splitter (default: Tokenizer.train's)")
     parser.add_argument("--normalize", dest="normalization", choices=("nfc", "none"), default=None,
                         type=lambda v: v.lower(),
                         help="normalization (default: Tokenizer.train's)")
     parser.add_argument("--min-frequency", type=int, default=None, metavar="N",
-                        help="merge only pairs seen at least N times")
+                        help="merge only pairs seen at least N times (0 to 2**64 - 1)")
     parser.add_argument("--limit-alphabet", type=int, default=None, metavar="N",
-                        help="keep at most N characters; the rarest get byte-fallback tokens")
+                        help="keep at most N characters (N >= 0); the rarest get byte-fallback tokens")
+    parser.add_argument("--max-line-chars", type=int, default=DEFAULT_MAX_LINE, metavar="N",
+                        help="skip (and count) records, and chunks of text files, with a line longer than "
+                             f"N code points, as functok compare does (default: {DEFAULT_MAX_LINE:,})")
     parser.set_defaults(func=run)
 
 
@@ -138,7 +176,9 @@ HELP = "train a functok tokenizer on .txt/.jsonl(.gz) files and folders"
 
 DESCRIPTION = """Train a functok tokenizer (Tokenizer.train) on .txt and .jsonl files, their .gz
 forms and folders of them, streamed with flat memory. Bad input stops the run with exit status 2,
-naming the file and byte offset (or line), unless --skip-bad skips and counts it. Options left
+naming the file and byte offset (or line), unless --skip-bad skips and counts it. Lines over
+--max-line-chars are skipped and counted; pre-tokens over 1,000 code points are cut for counting
+(training time stays linear in a line's length). --out must not be a corpus file. Options left
 out keep Tokenizer.train's defaults."""
 
 

@@ -5,12 +5,29 @@ Ids of the result: the special tokens first (0, 1, ...), then the 256 byte token
 trained alphabet and merges in the trainer's order. When the corpus has more distinct
 characters than ``vocab_size`` leaves room for, the most frequent are kept (ties: the smaller
 code point) and the rarest are written with byte-fallback tokens.
+
+**Bounds.** ``vocab_size`` is at most :data:`MAX_VOCAB_SIZE` (2**24): the trainer reserves about
+66 bytes per entry before it reads a word, and past what memory holds it aborts the interpreter
+(2**32 asked for 283 GB); 2**24 is some 60 times the largest vocabularies in use, and its ids fit
+the tokenizer file's range (0 to 2**32 - 1, spec 14.3) and ``functok tokenize``'s uint32 shards.
+``min_frequency`` is from 0 to 2**64 - 1 (the trainer counts in 64 bits), ``limit_alphabet`` at
+least 0, and special tokens are non-empty text (spec 14.3). Anything else is a ValueError naming
+the argument and the limit.
+
+**Long pre-tokens.** The trainer's time on one word grows with the square of its length (each
+merge moves the rest of the word), so one giant pre-token (a line of ``ab`` repeated, a base64
+blob) stalled training. For counting only, a pre-token longer than :data:`MAX_TRAINING_PRETOKEN`
+code points is cut into pieces of that length, and a ``fuse="frequent"`` chain (spec 9.4) into
+runs of segments that long: training time is then linear in the length of a line. Nothing is
+lost: the cut pieces hold every character (the alphabet is the same), and the trained tokenizer
+encodes any pre-token, however long, losslessly; it only learns no token longer than the cut.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import repeat
@@ -21,7 +38,9 @@ from .bpe import BYTE_TOKENS
 from .file import with_byte_tokens
 from .fusion import ChainCounter, add_fusion_merges
 
-__all__ = ["Corpus", "DEFAULT_FUSE", "DEFAULT_PROFILE", "train_bpe", "train_counts", "with_byte_tokens"]
+__all__ = ["Corpus", "DEFAULT_FUSE", "DEFAULT_PROFILE", "MAX_MIN_FREQUENCY", "MAX_TRAINING_PRETOKEN",
+           "MAX_VOCAB_SIZE", "bounded_chains", "bounded_counts", "check_training_options", "train_bpe",
+           "train_counts", "with_byte_tokens"]
 
 Corpus = str | os.PathLike | Sequence[str | os.PathLike] | Iterable[str]
 """A path, a list/tuple of paths (read as UTF-8), or any other iterable of texts."""
@@ -31,6 +50,10 @@ DEFAULT_PROFILE = "compact"
 DEFAULT_FUSE = "frequent"
 """``Tokenizer.train``'s defaults: the pair with the fewest held-out tokens at equal budget in
 ``functok compare``'s equal-budget table (docs/concepts.md). Files record theirs."""
+
+MAX_VOCAB_SIZE = 1 << 24  # see the module: the trainer's reservation, far past any vocabulary in use
+MAX_MIN_FREQUENCY = (1 << 64) - 1  # the trainer's u64
+MAX_TRAINING_PRETOKEN = 1_000  # code points; longer pre-tokens are cut for counting (see the module)
 
 
 def train_bpe(
@@ -51,15 +74,102 @@ def train_bpe(
     ``fuse="frequent"`` BPE trains on the ``"none"`` pre-tokens and :mod:`.fusion` appends the
     fusion merges."""
     special_tokens = list(dict.fromkeys(special_tokens))
+    check_training_options(vocab_size=vocab_size, min_frequency=min_frequency, limit_alphabet=limit_alphabet,
+                           special_tokens=special_tokens)
     room = _alphabet_room(vocab_size, special_tokens)
     chains = ChainCounter() if fuse == "frequent" else None
     counts = _pretoken_counts(_texts(corpus), normalize, splitter, "none" if chains else fuse, profile, chains)
-    alphabet = kept_alphabet(counts, room if limit_alphabet is None else max(0, min(limit_alphabet, room)))
+    counts = bounded_counts(counts)
+    alphabet = kept_alphabet(counts, room if limit_alphabet is None else min(limit_alphabet, room))
     trained = train_counts(counts, vocab_size - 256, alphabet=alphabet, min_frequency=min_frequency,
                            special_tokens=special_tokens, show_progress=show_progress)
     if chains is not None:
-        trained = add_fusion_merges(trained, counts, chains.chains, vocab_size, min_frequency=min_frequency)
+        trained = add_fusion_merges(trained, counts, bounded_chains(chains.chains), vocab_size,
+                                    min_frequency=min_frequency)
     return with_byte_tokens(trained, special_tokens)
+
+
+def check_training_options(*, vocab_size: object, min_frequency: object = 0, limit_alphabet: object = None,
+                           special_tokens: Sequence[object] = (), spell=lambda name: name) -> None:
+    """ValueError naming the first argument out of its bounds (see the module), as ``spell``
+    writes its name (the command line: ``--vocab-size``); the floor of ``vocab_size``, which
+    depends on the special tokens, is checked where the room is counted."""
+    for name, value, low, high in (("vocab_size", vocab_size, None, MAX_VOCAB_SIZE),
+                                   ("min_frequency", min_frequency, 0, MAX_MIN_FREQUENCY),
+                                   ("limit_alphabet", limit_alphabet, 0, None)):
+        if value is None and name == "limit_alphabet":
+            continue
+        if type(value) is not int:
+            raise ValueError(f"{spell(name)} must be a whole number, got {value!r}")
+        if low is not None and value < low:
+            raise ValueError(f"{spell(name)} {value} is below the minimum, {low}")
+        if high is not None and value > high:
+            raise ValueError(f"{spell(name)} {value:,} is over the maximum, {high:,} ({_WHY_MAXIMUM[name]})")
+    for token in special_tokens:
+        if not isinstance(token, str) or not token:
+            raise ValueError(f"{spell('special_tokens')} {token!r}: special tokens are non-empty strings (spec 14.3)")
+        if _SURROGATE.search(token):
+            raise ValueError(f"{spell('special_tokens')} {token!r} holds a lone surrogate, which is not text "
+                             f"(spec 14.3)")
+
+
+_WHY_MAXIMUM = {"vocab_size": "2**24; the trainer reserves memory for every entry up front",
+                "min_frequency": "2**64 - 1; the trainer counts in 64 bits"}
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def bounded_counts(counts: Counter[str], limit: int = MAX_TRAINING_PRETOKEN) -> Counter[str]:
+    """``counts`` with each pre-token longer than ``limit`` code points cut into pieces of
+    ``limit`` (the last shorter), each counted as often as the pre-token: what the trainer sees.
+
+    >>> bounded_counts(Counter({"abcde": 2, "ab": 1}), 2)
+    Counter({'ab': 3, 'cd': 2, 'e': 2})
+    """
+    if all(len(word) <= limit for word in counts):
+        return counts
+    bounded: Counter[str] = Counter()
+    for word, n in counts.items():
+        for k in range(0, len(word), limit):
+            bounded[word[k:k + limit]] += n
+    return bounded
+
+
+def bounded_chains(chains: Counter[tuple[str, ...]], limit: int = MAX_TRAINING_PRETOKEN
+                   ) -> Counter[tuple[str, ...]]:
+    """The chains (tuples of segments) with each one longer than ``limit`` code points cut
+    into runs of whole segments of at most ``limit`` (a longer segment cut as a pre-token is);
+    runs of one segment, which hold no boundary a fusion merge could join, are left out.
+
+    >>> bounded_chains(Counter({("ab", "c", "de", "f", "ghijk"): 1}), 3)
+    Counter({('ab', 'c'): 1, ('de', 'f'): 1})
+    """
+    if all(sum(map(len, chain)) <= limit for chain in chains):
+        return chains
+    bounded: Counter[tuple[str, ...]] = Counter()
+    for chain, n in chains.items():
+        if sum(map(len, chain)) <= limit:
+            bounded[chain] += n
+            continue
+        for run in _runs(chain, limit):
+            if len(run) > 1:
+                bounded[run] += n
+    return bounded
+
+
+def _runs(chain: tuple[str, ...], limit: int) -> Iterator[tuple[str, ...]]:
+    """Consecutive runs of ``chain``'s segments (long ones cut first), each at most ``limit``."""
+    run: list[str] = []
+    length = 0
+    for segment in chain:
+        for k in range(0, len(segment), limit):
+            piece = segment[k:k + limit]
+            if run and length + len(piece) > limit:
+                yield tuple(run)
+                run, length = [], 0
+            run.append(piece)
+            length += len(piece)
+    if run:
+        yield tuple(run)
 
 
 def train_counts(counts: Counter[str], trainer_size: int, *, alphabet: list[str] | None = None,
