@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Callable, Iterable, Mapping, NamedTuple
 
 from . import _ucd
+from .backend import MAX_DIGITS, config_bits, native
 from .cache import remember
 from .errors import FormatError
 from .grammar import FORMAT_CODE_POINT, SURROGATE
@@ -395,8 +396,24 @@ def encode(text: str, *, normalize: str | None = "nfc", splitter: str = "llama3"
     ``features`` (ablation studies only) switches off case, marks or folding (6.1: the "repeat" feature); the
     result still decodes exactly but is not the canonical stream.
     """
+    if native is not None:
+        return native.encode(*native_arguments(text, normalize=normalize, splitter=splitter, profile=profile,
+                                               fold=fold, case=case, features=features))
     return "".join(encoded_pieces(text, normalize=normalize, splitter=splitter, profile=profile,
                                   fold=fold, case=case, features=features))
+
+
+def native_arguments(text, *, normalize: str | None = "nfc", splitter: str = "llama3",
+                     profile: str = DEFAULT_PROFILE, fold: str | None = None, case: str | None = None,
+                     features: Iterable[str] = FEATURES) -> tuple:
+    """The C core's arguments for text and these options, checked in the pure path's order and
+    with its errors (options, splitter, then the text's type; the core checks surrogates)."""
+    config = _check_options(normalize, features, profile, fold, case)
+    if splitter not in MAX_DIGITS:
+        split_pattern(splitter)  # raises the pure path's error for an unknown splitter
+    if not isinstance(text, str):
+        raise TypeError(f"expected str, not {type(text).__name__}")
+    return text, MAX_DIGITS[splitter], config_bits(*config), normalize == "nfc"
 
 
 def encoded_pieces(text: str, *, normalize: str | None = "nfc", splitter: str = "llama3",

@@ -1,0 +1,197 @@
+/* Spec 6: the encoder, one piece at a time: fold (6.1), marks and case (6.2), escape (6.3) and
+ * the group in canonical order (6.4), as js/src/encode.mjs does it. */
+#include "core.h"
+
+enum { ARG = 0xE000, CAPITALIZE = 0xE100, FIRST_MARK = 0xE101, UPPERCASE = 0xE110,
+       REPEAT = 0xE200, MULTIREPEAT = 0xE201, ESCAPE = 0xEFFF, MAX_ARG = 255 };
+
+static int is_whitespace(uint32_t c) { return ucd_class(c) == CLASS_W; }
+
+static int whitespace_only(const uint32_t *p, size_t n) {
+    for (size_t m = 0; m < n; m++)
+        if (!is_whitespace(p[m])) return 0;
+    return 1;
+}
+
+static int same_run(const uint32_t *p, size_t a, size_t b, size_t n) {
+    for (size_t m = 0; m < n; m++)
+        if (p[a + m] != p[b + m]) return 0;
+    return 1;
+}
+
+static int push3(cpbuf *b, uint32_t x, uint32_t y, uint32_t z) {
+    return cpbuf_push(b, x) || cpbuf_push(b, y) || cpbuf_push(b, z);
+}
+
+/* 6.1: the slots of p, and the repeats (in fold order) appended to group. */
+static int fold(const uint32_t *p, size_t n, int cfg, cpbuf *group, cpbuf *slots) {
+    int repeats = (cfg & CFG_REPEAT) && !(cfg & CFG_FOLD_NONE);
+    int keep_whitespace = (cfg & CFG_FOLD_NO_WHITESPACE) != 0;
+    size_t i = 0;
+    while (i < n) {
+        uint32_t c = p[i];
+        if (repeats) {
+            size_t run = 1;
+            while (i + run < n && p[i + run] == c) run++;
+            if (run >= 3 && keep_whitespace && is_whitespace(c)) { /* fold "no-whitespace": literal */
+                if (cpbuf_reserve(slots, run)) return -1;
+                for (size_t k = 0; k < run; k++) slots->data[slots->len++] = c;
+                i += run;
+                continue;
+            }
+            if (run >= 3) { /* 1. runs: REPEAT first, in chunks of at most 255 */
+                for (size_t left = run; left > 0;) {
+                    size_t chunk = left < MAX_ARG ? left : MAX_ARG, s = slots->len;
+                    if (chunk >= 3 && s <= MAX_ARG) {
+                        if (push3(group, REPEAT, ARG + (uint32_t)s, ARG + (uint32_t)chunk) || cpbuf_push(slots, c))
+                            return -1;
+                    } else {
+                        if (cpbuf_reserve(slots, chunk)) return -1;
+                        for (size_t k = 0; k < chunk; k++) slots->data[slots->len++] = c;
+                    }
+                    left -= chunk;
+                }
+                i += run;
+                continue;
+            }
+            /* 2. units of 2..8 code points, the shortest first */
+            size_t s = slots->len, folded = 0;
+            for (size_t unit = 2; unit <= 8 && i + unit <= n && s + unit <= MAX_ARG; unit++) {
+                if (keep_whitespace && whitespace_only(p + i, unit)) continue;
+                size_t k = 1;
+                while (k < MAX_ARG && i + (k + 1) * unit <= n && same_run(p, i, i + k * unit, unit)) k++;
+                if (k >= 3) {
+                    if (cpbuf_push(group, MULTIREPEAT) ||
+                        push3(group, ARG + (uint32_t)s, ARG + (uint32_t)(s + unit), ARG + (uint32_t)k) ||
+                        cpbuf_extend(slots, p + i, unit))
+                        return -1;
+                    i += unit * k;
+                    folded = 1;
+                    break;
+                }
+            }
+            if (folded) continue;
+        }
+        if (cpbuf_push(slots, c)) return -1; /* 3. one literal slot */
+        i++;
+    }
+    return 0;
+}
+
+/* 6.2, the range rule (case "range"): a maximal run of slots among 0..254, each a capital or
+ * caseless, with at least 2 capitals, is one UPPERCASE(first, last + 1); any other capital gets
+ * CAPITALIZE. slots are lowered already; caps[0:ncaps] the capital slots in order. */
+static int range_case(const uint32_t *slots, size_t last, const uint32_t *caps, size_t ncaps, cpbuf *group) {
+    size_t limit = last < MAX_ARG ? last : MAX_ARG, ci = 0, s = 0;
+    while (s < limit) {
+        if ((ci >= ncaps || caps[ci] != s) && ucd_has_upper(slots[s])) { s++; continue; } /* lower */
+        size_t first = ci, e = s;
+        for (; e < limit; e++) {
+            if (ci < ncaps && caps[ci] == e) ci++;
+            else if (ucd_has_upper(slots[e])) break;
+        }
+        if (ci - first >= 2) {
+            if (push3(group, UPPERCASE, ARG + (uint32_t)s, ARG + (uint32_t)e)) return -1;
+        } else if (ci > first) {
+            if (cpbuf_push(group, CAPITALIZE) || cpbuf_push(group, ARG + caps[first])) return -1;
+        }
+        s = e;
+    }
+    if (ci < ncaps && (cpbuf_push(group, CAPITALIZE) || cpbuf_push(group, ARG + caps[ci]))) return -1;
+    return 0; /* slot 255, the only one left */
+}
+
+int analyse_piece(const uint32_t *p, size_t n, int cfg, cpbuf *group, cpbuf *slots) {
+    group->len = slots->len = 0;
+    if (fold(p, n, cfg, group, slots)) return -1;
+    /* 6.2 marks and case, on slots 0..255; the group takes the mark instructions by slot (in
+     * decomposition order), then the case family by start slot (6.4) */
+    int do_case = cfg & CFG_CASE, do_marks = cfg & CFG_MARKS;
+    size_t last = slots->len <= MAX_ARG ? slots->len : MAX_ARG + 1, ncaps = 0;
+    uint32_t caps[MAX_ARG + 1];
+    for (size_t s = 0; s < last; s++) {
+        uint32_t c = slots->data[s];
+        const int32_t *d = do_marks ? ucd_mark_decomposition(c) : NULL;
+        if (d) {
+            for (int32_t m = 0; m < d[2]; m++)
+                if (cpbuf_push(group, FIRST_MARK + (uint32_t)d[3 + m]) || cpbuf_push(group, ARG + (uint32_t)s))
+                    return -1;
+            c = (uint32_t)d[1];
+        }
+        int64_t lower = do_case ? ucd_lower(c) : -1;
+        if (lower >= 0) {
+            caps[ncaps++] = (uint32_t)s;
+            c = (uint32_t)lower;
+        }
+        slots->data[s] = c;
+    }
+    if ((cfg & CFG_CASE_RANGE) && ncaps >= 2) return range_case(slots->data, last, caps, ncaps, group);
+    for (size_t k = 0; k < ncaps; k++)
+        if (cpbuf_push(group, CAPITALIZE) || cpbuf_push(group, ARG + caps[k])) return -1;
+    return 0;
+}
+
+int encode_piece_with(const uint32_t *p, size_t n, int cfg, cpbuf *out, cpbuf *group, cpbuf *slots) {
+    if (analyse_piece(p, n, cfg, group, slots) || cpbuf_extend(out, group->data, group->len) ||
+        cpbuf_reserve(out, 2 * slots->len))
+        return -1;
+    for (size_t s = 0; s < slots->len; s++) { /* 6.3: escape U+E000..U+EFFF */
+        uint32_t c = slots->data[s];
+        if (c >= 0xE000 && c <= 0xEFFF) out->data[out->len++] = ESCAPE;
+        out->data[out->len++] = c;
+    }
+    return 0;
+}
+
+int encode_piece(const uint32_t *p, size_t n, int cfg, cpbuf *out) {
+    cpbuf group, slots;
+    cpbuf_init(&group);
+    cpbuf_init(&slots);
+    int failed = encode_piece_with(p, n, cfg, out, &group, &slots);
+    cpbuf_free(&group);
+    cpbuf_free(&slots);
+    return failed;
+}
+
+/* Whether p[0:n] holds a unit of 1..8 code points three times in a row: a unit of length L at k
+ * repeats three times exactly when p[m] == p[m + L] for the 2L positions m from k. */
+static int has_repeat(const uint32_t *p, size_t n) {
+    for (size_t unit = 1; unit <= 8 && 3 * unit <= n; unit++) {
+        size_t run = 0;
+        for (size_t m = 0; m + unit < n; m++) {
+            if (p[m] != p[m + unit]) run = 0;
+            else if (++run >= 2 * unit) return 1;
+        }
+    }
+    return 0;
+}
+
+int piece_changes(const uint32_t *p, size_t n, int cfg) {
+    int mask = SPECIAL_ESCAPE | (cfg & CFG_CASE ? SPECIAL_CASE : 0) | (cfg & CFG_MARKS ? SPECIAL_MARKS : 0);
+    for (size_t k = 0; k < n; k++) {
+        uint32_t c = p[k];
+        if (c < 0x10000) {
+            if (ucd_special_bmp[c] & mask) return 1;
+        } else if (((cfg & CFG_CASE) && ucd_lower(c) >= 0) || ((cfg & CFG_MARKS) && ucd_mark_decomposition(c))) {
+            return 1;
+        }
+    }
+    return (cfg & CFG_REPEAT) && !(cfg & CFG_FOLD_NONE) && n >= 3 && has_repeat(p, n);
+}
+
+int encode_text(const uint32_t *text, size_t n, int max_digits, int cfg, cpbuf *out) {
+    cpbuf group, slots; /* scratch for encode_piece_with */
+    cpbuf_init(&group);
+    cpbuf_init(&slots);
+    int failed = cpbuf_reserve(out, n + n / 8 + 16);
+    for (size_t start = 0; start < n && !failed;) {
+        size_t end = piece_end(text, start, n, max_digits);
+        failed = piece_changes(text + start, end - start, cfg)
+                     ? encode_piece_with(text + start, end - start, cfg, out, &group, &slots)
+                     : cpbuf_extend(out, text + start, end - start);
+        start = end;
+    }
+    cpbuf_free(&group);
+    cpbuf_free(&slots);
+    return failed ? -1 : 0;
+}

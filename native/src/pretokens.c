@@ -1,0 +1,62 @@
+/* Spec 9: the pre-tokens of a text, as a stream and the offsets where each pre-token ends:
+ * "none" cuts every instruction of a group and the base apart (9.1), "all" keeps each encoded
+ * piece whole (9.2), "frequent" joins a piece that has a group to the pre-token before it (9.4). */
+#include <stdlib.h>
+
+#include "core.h"
+
+void offsets_init(offsets *o) { o->data = NULL; o->len = o->cap = 0; }
+
+void offsets_free(offsets *o) { free(o->data); offsets_init(o); }
+
+static int offsets_push(offsets *o, size_t at) {
+    if (o->len == o->cap) {
+        size_t cap = o->cap ? o->cap * 2 : 256;
+        size_t *data = cap < SIZE_MAX / sizeof *data ? realloc(o->data, cap * sizeof *data) : NULL;
+        if (!data) return -1;
+        o->data = data;
+        o->cap = cap;
+    }
+    o->data[o->len++] = at;
+    return 0;
+}
+
+/* The arguments that follow an opcode (spec 2.2). */
+static size_t argument_count(uint32_t opcode) {
+    switch (opcode) {
+    case 0xE110: case 0xE200: return 2; /* UPPERCASE, REPEAT */
+    case 0xE201: return 3;              /* MULTIREPEAT */
+    default: return 1;                  /* CAPITALIZE and the marks */
+    }
+}
+
+int pretokens(const uint32_t *text, size_t n, int max_digits, int cfg, int fuse, cpbuf *out, offsets *ends) {
+    cpbuf group, slots; /* scratch for encode_piece_with */
+    cpbuf_init(&group);
+    cpbuf_init(&slots);
+    int failed = 0;
+    for (size_t start = 0; start < n && !failed;) {
+        size_t end = piece_end(text, start, n, max_digits), from = out->len;
+        int grouped = 0;
+        if (!piece_changes(text + start, end - start, cfg)) {
+            failed = cpbuf_extend(out, text + start, end - start);
+        } else {
+            failed = encode_piece_with(text + start, end - start, cfg, out, &group, &slots);
+            grouped = !failed && out->data[from] >= 0xE000 && out->data[from] <= 0xEFFE;
+        }
+        if (failed) break;
+        if (fuse == FUSE_NONE && grouped) { /* each instruction, then the base */
+            size_t at = from;
+            while (out->data[at] >= 0xE000 && out->data[at] <= 0xEFFE && !failed) {
+                at += 1 + argument_count(out->data[at]);
+                failed = offsets_push(ends, at);
+            }
+        }
+        if (!failed && fuse == FUSE_FREQUENT && grouped && ends->len > 0) ends->data[ends->len - 1] = out->len;
+        else if (!failed) failed = offsets_push(ends, out->len);
+        start = end;
+    }
+    cpbuf_free(&group);
+    cpbuf_free(&slots);
+    return failed ? -1 : 0;
+}
