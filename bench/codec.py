@@ -31,7 +31,8 @@ import time
 import regex
 
 import functok
-from functok import backend, decode
+from functok import decode
+from functok.native import backend, core
 from functok.split import SPEC_PATTERNS
 
 from corpora import UDHR, read_files, stdlib_files
@@ -85,7 +86,7 @@ def measure(name: str, text: str, repeat: int) -> dict:
     t_encode, stream = single_pass(repeat, encode, text)
     t_encode_warm, _ = best_of(repeat, encode, text)  # caches as the last pass left them
     native = float("nan")
-    if backend.native is not None:
+    if core is not None:
         t_native, native_stream = best_of(repeat, functok.encode, text)
         assert native_stream == stream
         native = mb / t_native
@@ -123,7 +124,7 @@ def main() -> int:
               f"{r['native']:>9.1f}{r['native'] / r['encode']:>9.2f}x{r['native'] / r['split']:>10.2f}x"
               f"{r['encode_warm']:>13.1f}{r['decode_warm']:>13.1f}")
     print("# single pass (empty caches) leads; warm = a second pass over the same text")
-    print(f"# backend: {backend.backend()}; decode is the pure path")
+    print(f"# backend: {backend()}; decode is the pure path")
     print("# goals: encode >= 0.80x split, decode >= 3x encode (single pass); "
           "native: >= 10x pure, >= 1.5x split")
     return 0

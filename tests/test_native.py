@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from conftest import REPO, read_text_or_none, stdlib_sources, udhr_files
 
 import functok
-from functok import backend
+native_module = importlib.import_module("functok.native")
 from functok.errors import FormatError
 
 encode_module = importlib.import_module("functok.encode")  # functok.encode is the function
@@ -93,7 +93,7 @@ TEXT = st.text(ALPHABET, max_size=60)
 
 
 def test_the_backend_is_native_where_the_core_is_built(native):
-    assert backend.backend() == "native"
+    assert functok.backend() == "native"
     assert functok.encode("Héllo") == pure_encode("Héllo")
 
 
@@ -120,7 +120,7 @@ def test_nfc_and_split_are_the_pure_path(native, text):
     from functok.normalize import nfc
 
     assert native.nfc(text) == nfc(text)
-    for splitter, digits in backend.MAX_DIGITS.items():
+    for splitter, digits in native_module.MAX_DIGITS.items():
         assert native.split(text, digits) == functok.split(text, splitter=splitter)
 
 
@@ -169,7 +169,7 @@ def test_hostile_text_is_the_pure_path(native, text):
 
 
 def test_functok_pure_makes_the_pure_path_run(native):
-    code = "import functok.backend as b; print(b.backend())"
+    code = "import functok; print(functok.backend())"
     for value, expected in (("1", "pure"), ("0", "native"), ("", "native")):
         env = dict(os.environ, FUNCTOK_PURE=value, PYTHONPATH=str(REPO / "python"))
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
@@ -180,3 +180,11 @@ def test_the_tables_are_fresh():
     result = subprocess.run([sys.executable, str(REPO / "native" / "tools" / "generate_tables.py"), "--check"],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def test_the_version_names_the_codec_that_runs(native):
+    for value, expected in (("1", "pure codec"), ("", "native codec")):
+        env = dict(os.environ, FUNCTOK_PURE=value, PYTHONPATH=str(REPO / "python"))
+        out = subprocess.run([sys.executable, "-m", "functok", "--version"], capture_output=True, text=True,
+                             env=env, check=True)
+        assert expected in out.stdout

@@ -46,7 +46,7 @@ function buildWheel() {
   try {
     for (const path of WHEEL_SOURCES) {
       if (existsSync(join(ROOT, path))) {
-        cpSync(join(ROOT, path), join(work, path), { recursive: true, filter: (src) => !/__pycache__|\.egg-info/.test(src) });
+        cpSync(join(ROOT, path), join(work, path), { recursive: true, filter: (src) => !/__pycache__|\.egg-info|\.so$/.test(src) });  // the C core is CPython's, not Pyodide's
       }
     }
     execFileSync(python(), ["-m", "build", "--wheel", "--no-isolation", "--outdir", DIST, work], {

@@ -26,6 +26,7 @@ from .encode import pieces as pieces
 from .pretokenize import pretokens as pretokens
 from .errors import ERROR_KINDS as ERROR_KINDS
 from .errors import FormatError as FormatError
+from .native import backend as backend
 from .split import SPLITTERS as SPLITTERS
 from .split import split as split
 from .tokenizer import ByteFallbackError as ByteFallbackError
@@ -57,6 +58,7 @@ __all__ = [
     "TokenizerFileError",
     "UnknownTokenIdError",
     "__version__",
+    "backend",
     "decode",
     "encode",
     "normalize",

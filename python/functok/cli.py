@@ -18,6 +18,7 @@ from importlib import resources
 from typing import Collection, Iterator, NamedTuple
 
 from . import SPEC_VERSION, __version__
+from .native import backend
 from .chunks import InputError, read_utf8, stream_chunks, text_chunks
 from .decode import DEFAULT_MAX_OUTPUT, decode
 from .encode import DEFAULT_PROFILE, PROFILES, encode, pieces
@@ -229,7 +230,7 @@ def build_parser(load: Collection[str] | None = None) -> argparse.ArgumentParser
     parser = argparse.ArgumentParser(
         prog="functok", description="The Functionalizer format: a lossless text codec for tokenizers.")
     parser.add_argument("--version", action="version",
-                        version=f"functok {__version__} (format {SPEC_VERSION})")
+                        version=f"functok {__version__} (format {SPEC_VERSION}, {backend()} codec)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("encode", help="encode text to a stream")

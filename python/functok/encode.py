@@ -16,7 +16,8 @@ from types import MappingProxyType
 from typing import Callable, Iterable, Mapping, NamedTuple
 
 from . import _ucd
-from .backend import MAX_DIGITS, config_bits, native
+from .native import MAX_DIGITS, config_bits
+from .native import core as native
 from .cache import remember
 from .errors import FormatError
 from .grammar import FORMAT_CODE_POINT, SURROGATE

@@ -11,7 +11,7 @@ from __future__ import annotations
 from itertools import chain
 from typing import Callable, Iterable, Iterator, TypeVar
 
-from .backend import native
+from .native import core as native
 from .encode import DEFAULT_PROFILE, FEATURES, analyse_piece, encoded_pieces, map_pieces
 from .encode import native_arguments
 from .opcodes import GROUP_FIRST, GROUP_LAST

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from types import ModuleType
 
-__all__ = ["PURE_VARIABLE", "backend", "native"]
+__all__ = ["MAX_DIGITS", "PURE_VARIABLE", "backend", "config_bits", "core"]
 
 PURE_VARIABLE = "FUNCTOK_PURE"
 
@@ -30,13 +30,13 @@ def _load() -> ModuleType | None:
     return _native
 
 
-native = _load()
+core = _load()
 """The C core's module, or None where the pure path runs."""
 
 
 def backend() -> str:
     """``"native"`` when the C core runs, ``"pure"`` when the pure-Python reference does."""
-    return "pure" if native is None else "native"
+    return "pure" if core is None else "native"
 
 
 # The encoder configuration as the core takes it (native/src/core.h, CFG_*).
