@@ -7,6 +7,7 @@ member, a token holding a surrogate) raised a bare ``Exception`` there."""
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import os
 import random
@@ -67,15 +68,26 @@ def moved_ids(hf: dict, rnd: random.Random) -> None:
         added["id"] = new[added["content"]]
 
 
+def unused_id(vocab: dict) -> int:
+    taken = set(vocab.values())
+    return next(i for i in itertools.count() if i not in taken)
+
+
 def with_surrogate_tokens(hf: dict) -> None:
     """Tokens of surrogates and a merge of them: allowed by 14.3 (writers MUST NOT write them;
     the results are host-dependent), never matched by a pre-token in Python. (Not a high then a
     low surrogate: JSON reads that pair as one code point.)"""
     vocab = hf["model"]["vocab"]
-    top = max(vocab.values())
-    for k, token in enumerate(("\ude00", "\ud83d", "\ude00\ud83d", "x\udfff"), 1):
-        vocab[token] = top + k
+    for token in ("\ude00", "\ud83d", "\ude00\ud83d", "x\udfff"):
+        vocab[token] = unused_id(vocab)
     hf["model"]["merges"].append(["\ude00", "\ud83d"])
+
+
+def with_empty_token(hf: dict) -> None:
+    """The empty string as a token, in merges on either side: no rule of 14.3 refuses it."""
+    vocab = hf["model"]["vocab"]
+    vocab[""] = unused_id(vocab)
+    hf["model"]["merges"] += [["", "a"], ["e", ""]]
 
 
 @st.composite
@@ -88,17 +100,19 @@ def accepted_files(draw) -> tuple[dict, bool]:
     model["merges"] = mixed_merges(repeated_merges(model["merges"], rnd, draw(st.integers(0, 20))), rnd)
     if draw(st.booleans()):
         moved_ids(hf, rnd)
-    for member in ("version", "fuse_unk"):  # ignored (14.3): any value, or none
+    for place, member in ((hf, "version"), (model, "fuse_unk")):  # ignored (14.3): any value, or none
         if draw(st.booleans()):
-            hf.pop(member, None) if member == "version" else model.pop(member, None)
+            place.pop(member, None)
         else:
-            (hf if member == "version" else model)[member] = draw(json_values)
+            place[member] = draw(json_values)
     for member in ("type", "dropout", "unk_token", "ignore_merges"):  # absent means the value they have
         if draw(st.booleans()):
             model.pop(member)
     for place in (data, hf, model, hf["added_tokens"][0]):  # members nobody names are ignored
         place.update(draw(st.dictionaries(st.sampled_from(["x-extra", "cache_capacity", "comment"]),
                                           json_values, max_size=2)))
+    if draw(st.booleans()):
+        with_empty_token(hf)
     surrogates = draw(st.booleans())
     if surrogates:
         with_surrogate_tokens(hf)
@@ -144,7 +158,7 @@ def issue_file() -> dict:
     hf = data["tokenizer"]
     hf["version"], hf["x-extra"], hf["model"]["fuse_unk"] = 5, {"any": "thing"}, "yes"
     hf["model"]["merges"][1] = " ".join(hf["model"]["merges"][1])
-    hf["model"]["vocab"]["x\udfff"] = max(hf["model"]["vocab"].values()) + 1
+    hf["model"]["vocab"]["x\udfff"] = unused_id(hf["model"]["vocab"])
     return data
 
 
