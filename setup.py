@@ -1,22 +1,74 @@
-"""The build's one step that pyproject.toml cannot say: functok's optional C core.
+"""The package's build steps that pyproject.toml cannot say: the web demo's files, and the optional
+C core.
 
-`functok._native` is built from native/src/ where a C compiler is found, and the package still
-installs, pure Python, where none is (``optional=True``: a failed build is a warning, as
-markupsafe's speedups are). The pure path is the reference either way; ``FUNCTOK_PURE=1`` makes
-an installed core stand aside at run time.
+``functok demo`` serves the web demo from the installed package, so a built package holds a copy
+of the page, functok for JavaScript and the opcode table as ``functok/data/web/``. Nothing of it
+is committed: ``build_py`` writes it into the build folder from ``web-demo/``, ``js/src/`` and
+``spec/opcodes.json`` (``web-demo/copy_to_package.py`` says which files), and ``sdist`` carries
+those sources and the script, so that a wheel built from the sdist has the page too. An editable
+install writes nothing: ``functok demo`` finds the checkout above the module and serves it.
+
+``functok._native``, the C core, is built from ``native/src/`` where a C compiler is found, and
+the package still installs, pure Python, where none is (``optional=True``: a failed build is a
+warning, as markupsafe's speedups are). A source tree without ``native/`` (wasm/build.mjs's copy,
+for Pyodide) builds the pure wheel. The pure path is the reference either way; ``FUNCTOK_PURE=1``
+makes an installed core stand aside at run time (functok/native.py).
 """
 
+from __future__ import annotations
+
+import importlib.util
 from pathlib import Path
 
 from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
+from setuptools.command.sdist import sdist
 
-SOURCES = sorted(str(p) for p in Path("native", "src").glob("*.c"))
+HERE = Path(__file__).resolve().parent
+GENERATOR = HERE / "web-demo" / "copy_to_package.py"
+NATIVE = Path("native", "src")  # relative: setuptools wants the sources so
 
-setup(ext_modules=[Extension(
-    "functok._native",
-    sources=SOURCES,
-    include_dirs=["native/src"],
-    depends=[str(p) for p in Path("native", "src").glob("*.h")],
-    extra_compile_args=["-std=c11", "-O2"],
-    optional=True,
-)])
+
+def generator():
+    """web-demo/copy_to_package.py as a module (its folder is not a package)."""
+    spec = importlib.util.spec_from_file_location("copy_to_package", GENERATOR)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class BuildPyWithDemo(build_py):
+    """``build_py``, then the demo's files into ``functok/data/web/`` of the build folder."""
+
+    def run(self) -> None:
+        super().run()
+        if not getattr(self, "editable_mode", False):
+            copy = generator()
+            copy.write(Path(self.build_lib, *copy.PACKAGE_FOLDER), HERE)
+
+
+class SdistWithDemoSources(sdist):
+    """``sdist``, with the demo's sources and the script that copies them."""
+
+    def make_release_tree(self, base_dir: str, files: list[str]) -> None:
+        super().make_release_tree(base_dir, files)
+        for path in [GENERATOR, *generator().sources(HERE)]:
+            name = path.relative_to(HERE)
+            self.mkpath(str(Path(base_dir, name).parent))
+            self.copy_file(str(path), str(Path(base_dir, name)))
+
+
+def native_core() -> list[Extension]:
+    if not (HERE / NATIVE).is_dir():
+        return []
+    return [Extension(
+        "functok._native",
+        sources=sorted(str(p.relative_to(HERE)) for p in (HERE / NATIVE).glob("*.c")),
+        include_dirs=[str(NATIVE)],
+        depends=sorted(str(p.relative_to(HERE)) for p in (HERE / NATIVE).glob("*.h")),
+        extra_compile_args=["-std=c11", "-O2"],
+        optional=True,
+    )]
+
+
+setup(cmdclass={"build_py": BuildPyWithDemo, "sdist": SdistWithDemoSources}, ext_modules=native_core())

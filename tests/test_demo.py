@@ -1,5 +1,6 @@
 """`functok demo`: the local server serves the page, the JavaScript modules, the bundle when it
-is built and the demo tokenizer, and nothing else; the page ships inside the package."""
+is built and the demo tokenizer, and nothing else; the page ships inside the package, where the
+build writes it (tests/test_demo_install.py installs a wheel, an sdist and an editable checkout)."""
 
 from __future__ import annotations
 
@@ -145,19 +146,45 @@ def test_finds_the_checkout_from_inside_it() -> None:
 
 
 def test_an_installed_package_serves_its_own_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Outside a checkout, the copy the build wrote into the package (tests/test_demo_install.py
+    installs real ones)."""
+    packaged = tmp_path / "functok" / "data" / "web"
+    assert copy_to_package(str(packaged)).returncode == 0
     monkeypatch.setattr(demo, "find_root", lambda: None)
+    monkeypatch.setattr(demo, "PACKAGED_ROOT", packaged)
     args = demo.argparse.Namespace(root=None, wasm=None)
     root, wasm = demo.choose_folders(args)
-    assert root == demo.PACKAGED_ROOT
+    assert root == packaged
     assert (root / "web-demo" / "index.html").is_file() and (root / "js" / "src" / "index.mjs").is_file()
     assert wasm is None
 
 
-def test_the_packaged_copy_is_fresh() -> None:
-    """python/functok/data/web/ equals web-demo/, js/src/ and spec/opcodes.json."""
-    result = subprocess.run([sys.executable, str(ROOT / "web-demo" / "copy_to_package.py"), "--check"],
-                            capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
+def copy_to_package(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(ROOT / "web-demo" / "copy_to_package.py"), *args],
+                          capture_output=True, text=True)
+
+
+def test_the_copy_check_names_what_is_stale(tmp_path: Path) -> None:
+    """web-demo/copy_to_package.py --check: a fresh copy passes; a changed, missing or extra
+    file fails, named."""
+    copy = tmp_path / "web"
+    assert copy_to_package(str(copy)).returncode == 0
+    assert copy_to_package("--check", str(copy)).returncode == 0
+    (copy / "js" / "src" / "index.mjs").write_text("export {};")
+    (copy / "web-demo" / "demo.css").unlink()
+    (copy / "web-demo" / "old.mjs").write_text("")
+    result = copy_to_package("--check", str(copy))
+    assert result.returncode == 1
+    for problem in ("changed js/src/index.mjs", "missing web-demo/demo.css", "extra web-demo/old.mjs"):
+        assert problem in result.stderr
+
+
+def test_no_copy_of_the_page_in_the_checkout() -> None:
+    """The page has one source: python/functok/data/web/ is built, never committed."""
+    tracked = subprocess.run(["git", "ls-files", "python/functok/data/web"], cwd=ROOT, capture_output=True, text=True)
+    if tracked.returncode != 0:
+        pytest.skip("not a git checkout")
+    assert tracked.stdout == ""
 
 
 def test_refuses_a_folder_without_the_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

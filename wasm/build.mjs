@@ -3,7 +3,8 @@
 //
 //   npm ci && npm run build        (or: node wasm/build.mjs)
 //
-// Steps: 1. build the pure-Python functok wheel from a clean copy of the sources;
+// Steps: 1. build the pure-Python functok wheel from a clean copy of the sources (the web
+//           demo's files among them: the build copies them into the wheel);
 //        2. copy the Pyodide runtime out of the pinned `pyodide` npm package;
 //        3. copy the loader, its type declarations and its Python bridge;
 //        4. copy the conformance vectors (the files themselves, not a fork of them);
@@ -27,7 +28,11 @@ const DIST = join(WASM, "dist");
 const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json", "package.json"];
 const LOADER_FILES = ["functok.mjs", "functok.d.ts", "functok_bridge.py"];
 // What setuptools needs to build the wheel; copied so that stale build/ folders never leak in.
-const WHEEL_SOURCES = ["pyproject.toml", "python/functok", "README.md", "LICENSE"];
+// setup.py's build_py writes functok/data/web/ (the web demo, which the wheel carries as any
+// wheel of functok does) from web-demo/, js/src/ and spec/opcodes.json with
+// web-demo/copy_to_package.py, which picks the files.
+const WHEEL_SOURCES = ["pyproject.toml", "setup.py", "python/functok", "README.md", "LICENSE",
+  "web-demo", "js/src", "spec/opcodes.json"];
 
 function python() {
   if (process.env.FUNCTOK_PYTHON) return process.env.FUNCTOK_PYTHON;

@@ -2,23 +2,23 @@
 // package, driven by playwright-core) loads it, types, and checks what a person would see.
 // The page runs on functok for JavaScript; the check against the Python reference (Pyodide)
 // is tested when wasm/dist is built (scripts/test.sh builds it), and the packaged copy of the
-// page (python/functok/data/web, what `pip install` ships) is served and loaded too.
+// page (functok/data/web, what `pip install` ships, written here as the package build writes it)
+// is served and loaded too.
 // Fails if the page requests anything outside localhost.  Screenshots go to
 // test-output/web-demo/.
 //
 //   apt-get install -y chromium && npm run build && npm run test:e2e
 
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
-import { loadavg } from "node:os";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const PACKAGED = join(ROOT, "python", "functok", "data", "web");
 const OUTPUT = join(ROOT, "test-output", "web-demo");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const CHROMIUM_ARGS = [
@@ -38,6 +38,14 @@ const COLD_LOADS = 5;
 function python() {
   const venv = join(ROOT, ".venv", "bin", "python");
   return process.env.FUNCTOK_PYTHON ?? (existsSync(venv) ? venv : "python3");
+}
+
+// The page's files as a built package holds them (functok/data/web/): setup.py's build step,
+// web-demo/copy_to_package.py, run into a temporary folder.
+function packagedCopy() {
+  const folder = join(mkdtempSync(join(tmpdir(), "functok-packaged-")), "web");
+  execFileSync(python(), [join(ROOT, "web-demo", "copy_to_package.py"), folder], { stdio: ["ignore", "ignore", "inherit"] });
+  return folder;
 }
 
 // Starts `python -m functok.commands.demo --port 0 --root ROOT` and resolves with the URL it prints.
@@ -255,7 +263,9 @@ describe("web demo in headless Chromium", { timeout: PYODIDE_TIMEOUT_MS * 2 }, (
   });
 
   test("the packaged copy (what pip installs) works, and explains how to enable the check", async (t) => {
-    const started = startServer(PACKAGED);
+    const packagedFolder = packagedCopy();
+    t.after(() => rmSync(dirname(packagedFolder), { recursive: true, force: true }));
+    const started = startServer(packagedFolder);
     servers.push(started.server);
     const packaged = await openPage(await started.url);
     t.diagnostic(`packaged copy: first encoded sample at ${await packaged.getAttribute("body", "data-first-sample-ms")} ms`);

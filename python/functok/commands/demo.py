@@ -3,8 +3,9 @@
 The page runs on functok for JavaScript (``js/src``, plain ES modules with no build step), so it
 needs nothing from npm. Its files come from a checkout of the repository when there is one
 (found above this module, in the current directory, or given with ``--root``), and otherwise
-from the copy that ships inside this package, ``functok/data/web/`` (written by
-``web-demo/copy_to_package.py``; a test keeps it equal to the sources). Both have the same
+from the copy that ships inside this package, ``functok/data/web/``, which the package build
+writes (setup.py runs ``web-demo/copy_to_package.py``; nothing of it is committed). An editable
+install has no copy: the checkout above the module is found and served. Both have the same
 layout: ``web-demo/``, ``js/src/`` and ``spec/opcodes.json``.
 
 Two things are optional and never on the page's critical path:

@@ -17,7 +17,6 @@ Decoding goes back: ids -> the stream -> :func:`functok.decode`
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -25,6 +24,7 @@ from typing import Any
 
 from ..decode import DEFAULT_MAX_OUTPUT
 from ..errors import FormatError
+from ..grammar import SURROGATE
 from ..pretokenize import fuse_mode
 from . import train as training
 from .codec_pretokenizer import CodecPreTokenizer
@@ -284,19 +284,7 @@ class Tokenizer:
 
     def _hf_tokenizer(self):
         if self._hf is None:
-            try:
-                from tokenizers import Tokenizer as HFTokenizer
-            except ImportError:
-                self._hf = False
-                return None
-            # Without the added tokens: special-token text inside a pre-token is ordinary text.
-            # The checked ids: an id written 5.0 is 5 (spec 14.1), which `tokenizers` refuses.
-            model = dict(self.hf_json["model"], vocab=self._vocab)
-            plain = dict(self.hf_json, added_tokens=[], model=model)
-            try:
-                self._hf = HFTokenizer.from_str(json.dumps(plain))
-            except Exception:  # a file functok reads and `tokenizers` does not (a surrogate token)
-                self._hf = False
+            self._hf = _rust_bpe(self._vocab, self._merges) or False
         return self._hf or None
 
     # -- decoding ------------------------------------------------------------------------
@@ -328,3 +316,19 @@ class Tokenizer:
 
     def decode_batch(self, batch: Iterable[Iterable[int]], **options) -> list[str]:
         return [self.decode(ids, **options) for ids in batch]
+
+
+def _rust_bpe(vocab: dict[str, int], merges: list[tuple[str, str]]):
+    """``tokenizers``' BPE built from what the loader checked, not from the file: one merge form,
+    none of the members spec 14.3 ignores (``version``, ``fuse_unk``, ...) and no added tokens
+    (special-token text inside a pre-token is ordinary text), so every file the loader accepts
+    gets the fast path. None when ``tokenizers`` is not installed, or when a token holds a
+    surrogate, which Rust strings cannot hold (14.3 allows the file; the pure path serves it)."""
+    try:
+        from tokenizers import Tokenizer as HFTokenizer
+        from tokenizers.models import BPE as HFBPE
+    except ImportError:
+        return None
+    if SURROGATE.search("".join(vocab)):
+        return None
+    return HFTokenizer(HFBPE(vocab=vocab, merges=merges, byte_fallback=True))
