@@ -18,6 +18,11 @@ step "Python: pytest (codec, tables, splitter, conformance, tokenizer, CLI)"
 export FUNCTOK_HYPOTHESIS_EXAMPLES="${FUNCTOK_HYPOTHESIS_EXAMPLES:-200}"
 .venv/bin/python -m pytest -q -p no:cacheprovider
 
+step "Python: the codec's and the tokenizer's tests again on the pure path (FUNCTOK_PURE=1), the reference the C core is held to"
+FUNCTOK_PURE=1 .venv/bin/python -m pytest -q -p no:cacheprovider tests/test_codec.py tests/test_profiles.py \
+  tests/test_fusion.py tests/test_spec.py tests/test_conformance_runner.py tests/test_split.py \
+  tests/test_normalize.py tests/test_tokenizer.py tests/test_tokenizer_pure.py tests/test_cli.py
+
 step "Node: the wasm bundle in Pyodide, and functok for JavaScript (js/) against the Python reference"
 # The Node tests compare with CPython functok through this interpreter (the skip-free path).
 export FUNCTOK_PYTHON="$PWD/.venv/bin/python"
