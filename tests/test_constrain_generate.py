@@ -101,3 +101,141 @@ def test_good_sampling_options_still_work(tok):
     for logits in (scores, np.array(scores)):
         assert sample(c, logits, state=state, top_k=1) == sample(c, logits, state=state, temperature=0)
         assert state.allows(sample(c, logits, state=state, top_k=np.int64(3), temperature=np.float32(0.5)))
+
+
+# -- the stand-in loops: what transformers' generate does to a processor's input
+
+
+def log_softmax(x):
+    x = x - x.max(axis=-1, keepdims=True)
+    return x - np.log(np.exp(x).sum(axis=-1, keepdims=True))
+
+
+def left_padded(prompts: list[list[int]], pad: int) -> list[list[int]]:
+    """A batch of prompts padded on the left to one length, as a decoder-only model takes them."""
+    length = max(map(len, prompts))
+    return [[pad] * (length - len(p)) + p for p in prompts]
+
+
+def beam_search(processor, prompts, *, num_beams, steps, width, eos, pad, rng):
+    """``_beam_search``: the rows are the running beams of every prompt (each prompt
+    ``num_beams`` times at first, all but the first beam at -1e9); each step the 2k best
+    continuations over all of a prompt's beams are kept, those ending in eos among the first
+    k are finished, and the k best of the rest (ended ones at -1e9) are the next rows, in
+    score order: a row goes wherever its score puts it. Returns (finished, running)."""
+    k = num_beams
+    rows = [row for row in left_padded(prompts, pad) for _ in range(k)]
+    running = np.zeros((len(prompts), k))
+    running[:, 1:] = -1e9
+    finished = []
+    for _ in range(steps):
+        logits = rng.normal(0, 3, size=(len(rows), width))
+        logits[:, eos] += 3  # a model that likes to stop: rows end, and are padded or finished
+        scores = processor(np.array(rows), log_softmax(logits))
+        total = scores.reshape(len(prompts), k, width) + running[:, :, None]
+        next_rows, running = [], np.zeros_like(running)
+        for b in range(len(prompts)):
+            flat = total[b].reshape(-1)
+            top = np.argsort(-flat, kind="stable")[: 2 * k]
+            candidates = [(flat[t], rows[b * k + t // width] + [int(t % width)]) for t in top]
+            ended = [ids[-1] == eos for _, ids in candidates]
+            assert all(np.isfinite(s) for s, _ in candidates[:k])  # the k best follow the masks
+            finished += [ids for (s, ids), e in zip(candidates[:k], ended[:k]) if e]
+            penalised = np.array([s - 1e9 * e for (s, _), e in zip(candidates, ended)])
+            for j, c in enumerate(np.argsort(-penalised, kind="stable")[:k]):
+                next_rows.append(candidates[c][1])
+                running[b, j] = penalised[c]
+        rows = next_rows
+    return finished, rows
+
+
+def sample_loop(processor, prompts, *, steps, width, eos, pad, rng):
+    """``_sample``: one id per row from the processed scores; a row that has drawn eos gets
+    pad from then on (``next * unfinished + pad * (1 - unfinished)``); stop when all ended."""
+    rows = left_padded(prompts, pad)
+    unfinished = np.ones(len(rows), dtype=bool)
+    for _ in range(steps):
+        logits = rng.normal(0, 3, size=(len(rows), width))
+        logits[:, eos] += 3
+        scores = processor(np.array(rows), logits)
+        probs = np.exp(scores - scores.max(axis=-1, keepdims=True))
+        drawn = [int(rng.choice(width, p=p / p.sum())) for p in probs]
+        drawn = np.where(unfinished, drawn, pad)
+        rows = [row + [int(i)] for row, i in zip(rows, drawn)]
+        unfinished &= drawn != eos
+        if not unfinished.any():
+            break
+    return rows
+
+
+def check_rows(tok, processor, rows, start, eos, pad):
+    """Each row's ids after ``start`` (and after leading pads), up to its first end id: the
+    ended ones decode strictly, the others do once ``finish`` has closed them."""
+    ended = 0
+    for row in rows:
+        ids = row[start:]
+        while start == 0 and ids and ids[0] in (pad, eos):
+            ids = ids[1:]  # left padding
+        if eos in ids:
+            ids, ended = ids[: ids.index(eos)], ended + 1
+            tok.decode(ids)  # strict: raises if not
+        else:
+            tok.decode(ids + finish(processor.constraint.allowed(ids)))
+    return ended
+
+
+CONFIGS = [("functok eos, pad = eos", True, None), ("added eos and pad", False, 1),
+           ("functok eos, pad = eos, whole rows read", True, "whole")]
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), config=st.sampled_from(CONFIGS), batch=st.integers(2, 3),
+       num_beams=st.integers(2, 4), texts=st.lists(st.text(ALPHABET, min_size=1, max_size=12), min_size=3, max_size=3))
+def test_standin_beam_search_and_sampling_never_raise(tok, seed, config, batch, num_beams, texts):
+    """Over seeds: prompts of different lengths, left-padded; beam search reorders the rows
+    each step, sampling pads the ended ones. The processor never raises, every finished
+    sequence decodes strictly, every running one once closed."""
+    _, inside, pad_offset = config
+    size = Constraint(tok).vocab_size
+    eos = tok.special_tokens["<eos>"] if inside else size
+    pad = eos if pad_offset is None or pad_offset == "whole" else size + pad_offset
+    width = size + 4  # a model's padded vocabulary: two added ids, two unused
+    prompts = [tok.encode(t * (i + 1)).ids for i, t in enumerate(texts[:batch])]
+    length = max(map(len, prompts))
+    start = 0 if pad_offset == "whole" else length
+    rng = np.random.default_rng(seed)
+    processor = FunctokLogitsProcessor(tok, prompt_length=None if start == 0 else length, end_token_ids=[eos])
+    finished, running = beam_search(processor, prompts, num_beams=num_beams, steps=10, width=width,
+                                    eos=eos, pad=pad, rng=rng)
+    check_rows(tok, processor, finished + running, start, eos, pad)
+    processor = FunctokLogitsProcessor(tok, prompt_length=None if start == 0 else length, end_token_ids=[eos])
+    rows = sample_loop(processor, prompts + prompts, steps=12, width=width, eos=eos, pad=pad, rng=rng)
+    check_rows(tok, processor, rows, start, eos, pad)
+
+
+class Recorder(FunctokLogitsProcessor):
+    """The processor, keeping the rows of every call."""
+
+    def __call__(self, input_ids, scores):
+        self.calls = getattr(self, "calls", []) + [input_ids.tolist()]
+        return super().__call__(input_ids, scores)
+
+
+def test_the_standin_loops_reach_what_they_test(tok):
+    """On fixed seeds, the loops do what the test above relies on: a row that did not grow from
+    the row at its place before, finished beams, ended rows padded while others go on."""
+    size = Constraint(tok).vocab_size
+    eos, pad = size, size + 1
+    prompts = [tok.encode("ab Ab").ids, tok.encode("\u00e9").ids]
+    length = max(map(len, prompts))
+    processor = Recorder(tok, prompt_length=length, end_token_ids=[eos])
+    finished, running = beam_search(processor, prompts, num_beams=3, steps=10, width=size + 2, eos=eos,
+                                    pad=pad, rng=np.random.default_rng(0))
+    assert finished and check_rows(tok, processor, finished, length, eos, pad) == len(finished)
+    calls = processor.calls
+    assert any(now[:-1] != before for old, new in zip(calls, calls[1:]) for before, now in zip(old, new))
+    processor = Recorder(tok, prompt_length=length, end_token_ids=[eos])
+    rows = sample_loop(processor, prompts * 2, steps=12, width=size + 2, eos=eos, pad=pad,
+                       rng=np.random.default_rng(1))
+    assert any(row[-1] == pad for row in processor.calls[-1]), processor.calls[-1]
+    assert check_rows(tok, processor, rows, length, eos, pad) < len(rows)  # some went on
