@@ -16,9 +16,8 @@ read each row afresh from its ids.
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Iterable
-from hashlib import blake2b
+from hashlib import sha256
 
 from ..cache import remember
 from .masks import Constraint, State
@@ -64,16 +63,20 @@ class FunctokLogitsProcessor:
         # digest of the ids a row has read -> its state (None: the row has ended), cache.py's bound
         self._states: dict[bytes, State | None] = {}
 
-    def read_ids(self, ids: list[int]) -> list[int]:
-        """The ids of a row that the constraint reads: after the prompt, or after left padding."""
-        if self.prompt_length is not None:
-            return ids[self.prompt_length:]
-        skip = 0
-        while skip < len(ids) and ids[skip] in self._ends:
-            skip += 1
-        return ids[skip:]
+    def read_ids(self, ids):
+        """The ids of a row that the constraint reads (an int64 numpy array): after the prompt,
+        or after the left padding (leading end ids) when there is no ``prompt_length``."""
+        import numpy as np
 
-    def state(self, ids: list[int]) -> State | None:
+        row = np.ascontiguousarray(ids, dtype=np.int64)
+        if self.prompt_length is not None:
+            return row[self.prompt_length:]
+        skip = 0
+        while skip < row.size and int(row[skip]) in self._ends:
+            skip += 1
+        return row[skip:]
+
+    def state(self, ids) -> State | None:
         """The state of a row after ``ids`` (all its ids so far), or None once it has ended.
 
         Found by the digest of the ids read; else stepped from the state of the ids one shorter
@@ -81,20 +84,20 @@ class FunctokLogitsProcessor:
         :class:`~functok.constrain.DisallowedTokenError` for an id its mask did not allow.
         """
         read = self.read_ids(ids)
-        digest = blake2b(array("q", read[:-1]).tobytes(), digest_size=16)
+        digest = sha256(read[:-1])  # the int64s' bytes (no Python ints made); SHA-256 is the fastest here
         shorter = digest.copy().digest()
-        digest.update(array("q", read[-1:]).tobytes())
+        digest.update(read[-1:])
         key = digest.digest()
         state = self._states.get(key, _UNSEEN)
         if state is not _UNSEEN:
             return state
-        before = self._states.get(shorter, _UNSEEN) if read else _UNSEEN
+        before = self._states.get(shorter, _UNSEEN) if read.size else _UNSEEN
         if before is _UNSEEN:
             state = self.constraint.start()
-            for i in read:
+            for i in read.tolist():
                 state = self._step(state, i)
         else:
-            state = self._step(before, read[-1])
+            state = self._step(before, int(read[-1]))
         # Kept without its mask (a vocabulary's worth of bits): the next call steps from it.
         remember(self._states, key, None if state is None else State(self.constraint, state.cursor, state.length))
         return state
@@ -106,29 +109,38 @@ class FunctokLogitsProcessor:
             return None
         return state.advance(id)
 
-    def allowed(self, ids: list[int], width: int):
+    def allowed(self, ids, width: int):
         """A numpy bool array of ``width``: the ids allowed next in a row after ``ids``."""
+        import numpy as np
+
+        out = np.empty(width, dtype=bool)
+        self._fill(out, ids)
+        return out
+
+    def _fill(self, out, ids) -> None:
+        """Set ``out`` (a bool row of the model's width) to the ids allowed after ``ids``."""
         import numpy as np
 
         state = self.state(ids)
         if state is None:
-            return np.ones(width, dtype=bool)  # ended: generate pads it, whatever the scores say
-        size = self.constraint.vocab_size
-        bits = mask_bits(np, state)
-        out = np.zeros(width, dtype=bool)
-        out[: min(width, size)] = bits[:width].astype(bool)
+            out[:] = True  # ended: generate pads it, whatever the scores say
+            return
+        width, size = out.size, self.constraint.vocab_size
+        out[: min(width, size)] = mask_bits(np, state)[:width]  # 0s and 1s, cast to bool
+        out[size:] = False
         if state.end_allowed:
             for i in self.end_token_ids:  # a wrapper's, outside the functok vocabulary
                 if 0 <= i < width:
                     out[i] = True
-        return out
 
     def __call__(self, input_ids, scores):
         import numpy as np
 
-        rows = input_ids.tolist()
+        rows = np.asarray(input_ids.cpu() if hasattr(input_ids, "cpu") else input_ids, dtype=np.int64)
         width = scores.shape[-1]
-        allowed = np.stack([self.allowed(ids, width) for ids in rows])
+        allowed = np.empty((len(rows), width), dtype=bool)
+        for out, ids in zip(allowed, rows):
+            self._fill(out, ids)
         if hasattr(scores, "masked_fill"):  # a torch tensor: import torch only now
             import torch
 
