@@ -239,3 +239,20 @@ def test_the_standin_loops_reach_what_they_test(tok):
                        rng=np.random.default_rng(1))
     assert any(row[-1] == pad for row in processor.calls[-1]), processor.calls[-1]
     assert check_rows(tok, processor, rows, length, eos, pad) < len(rows)  # some went on
+
+
+def test_the_row_cache_is_bounded_and_a_row_is_read_again_when_evicted(tok, monkeypatch):
+    """The states live in one cache with the project's bound (functok.cache); a row whose
+    shorter ids were evicted is read from its start, with the same mask."""
+    import functok.cache
+
+    monkeypatch.setattr(functok.cache, "CACHE_LIMIT", 6)
+    processor = FunctokLogitsProcessor(tok, prompt_length=1)
+    c, rng = processor.constraint, random.Random(4)
+    rows = [[0], [0], [0]]  # a prompt of one id, then nothing yet
+    for _ in range(12):
+        masks = masks_of(processor, rows, c.vocab_size)
+        assert len(processor._states) <= 6
+        assert masks == [c.allowed(row[1:]).allowed_ids() for row in rows]
+        parents = [rng.randrange(3) for _ in rows]  # beam search: any row may grow from any
+        rows = [rows[p] + [rng.choice(masks[p])] for p in parents]
