@@ -256,3 +256,24 @@ def test_the_row_cache_is_bounded_and_a_row_is_read_again_when_evicted(tok, monk
         assert masks == [c.allowed(row[1:]).allowed_ids() for row in rows]
         parents = [rng.randrange(3) for _ in rows]  # beam search: any row may grow from any
         rows = [rows[p] + [rng.choice(masks[p])] for p in parents]
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, True, "3"])
+def test_a_bad_prompt_length_is_named(tok, bad):
+    with pytest.raises(ValueError, match="prompt_length"):
+        FunctokLogitsProcessor(tok, prompt_length=bad)
+
+
+def test_whole_rows_skip_a_wrappers_left_padding(tok):
+    """Without prompt_length, a batch left-padded with the wrapper's pad token (added after the
+    vocabulary) is read from each row's first id after the padding."""
+    wrapper_module = pytest.importorskip("functok.integrations.transformers")
+    wrapper = wrapper_module.FunctokTokenizer(functok_tokenizer=tok)
+    processor = FunctokLogitsProcessor(wrapper)
+    assert wrapper.pad_token_id >= processor.constraint.vocab_size  # added: the functok ids lack it
+    batch = wrapper(["ab Ab", "\u00e9"], padding=True, padding_side="left")["input_ids"]
+    cap = tok.token_to_id("\ue100\ue000")
+    rows = [row + [cap] for row in batch]
+    masks = masks_of(processor, rows, len(wrapper))
+    c = processor.constraint
+    assert masks == [c.allowed([i for i in row if i != wrapper.pad_token_id]).allowed_ids() for row in rows]

@@ -37,7 +37,8 @@ class FunctokLogitsProcessor:
     ``prompt_length``: the ids of each row before it are not constrained, as ``transformers``'
     processors take the prompt's length (``inputs["input_ids"].shape[1]``: the prompts of a
     batch padded to one length). None: the whole row is, prompt included, which must then be a
-    valid beginning; ids at the start of a row that end the sequence are left padding, skipped.
+    valid beginning; ids at the start of a row that end the sequence (or a wrapper's pad id) are
+    left padding, skipped.
 
     ``end_token_ids``: ids that end the sequence (the constraint's eos, and a wrapper's eos, are
     among them), allowed where the sequence may end; they may lie outside the functok vocabulary
@@ -47,12 +48,17 @@ class FunctokLogitsProcessor:
 
     def __init__(self, tokenizer, *, prompt_length: int | None = None, mode: str = "exact",
                  end_token_ids: Iterable[int] = ()) -> None:
-        end_token_ids = tuple(end_token_ids)
+        if prompt_length is not None and (not isinstance(prompt_length, int) or isinstance(prompt_length, bool)
+                                          or prompt_length < 0):
+            raise ValueError(f"prompt_length must be None or an integer >= 0, not {prompt_length!r}")
+        end_token_ids, padding = tuple(end_token_ids), ()
         inner = getattr(tokenizer, "functok", None)  # a FunctokTokenizer (functok.integrations.transformers)
         if inner is not None and hasattr(inner, "token_table"):
             eos = getattr(tokenizer, "eos_token_id", None)
             if eos is not None:
                 end_token_ids += (eos,)  # the wrapper's eos: functok's own, or one added after the vocabulary
+            if getattr(tokenizer, "pad_token_id", None) is not None:
+                padding = (tokenizer.pad_token_id,)
             tokenizer = inner
         self.constraint: Constraint = constraint_for(tokenizer, mode)
         if self.constraint.eos_token_id is not None:
@@ -60,19 +66,20 @@ class FunctokLogitsProcessor:
         self.prompt_length = prompt_length
         self.end_token_ids = tuple(dict.fromkeys(end_token_ids))
         self._ends = frozenset(self.end_token_ids)
+        self._padding = self._ends | frozenset(padding)  # what left padding may be made of
         # digest of the ids a row has read -> its state (None: the row has ended), cache.py's bound
         self._states: dict[bytes, State | None] = {}
 
     def read_ids(self, ids):
         """The ids of a row that the constraint reads (an int64 numpy array): after the prompt,
-        or after the left padding (leading end ids) when there is no ``prompt_length``."""
+        or after the left padding (leading end or pad ids) when there is no ``prompt_length``."""
         import numpy as np
 
         row = np.ascontiguousarray(ids, dtype=np.int64)
         if self.prompt_length is not None:
             return row[self.prompt_length:]
         skip = 0
-        while skip < row.size and int(row[skip]) in self._ends:
+        while skip < row.size and int(row[skip]) in self._padding:
             skip += 1
         return row[skip:]
 
@@ -81,7 +88,8 @@ class FunctokLogitsProcessor:
 
         Found by the digest of the ids read; else stepped from the state of the ids one shorter
         (a row of the previous call); else read from the start. Raises
-        :class:`~functok.constrain.DisallowedTokenError` for an id its mask did not allow.
+        :class:`~functok.constrain.DisallowedTokenError` for an id its mask did not allow (its
+        ``index`` counts from the first id read).
         """
         read = self.read_ids(ids)
         digest = sha256(read[:-1])  # the int64s' bytes (no Python ints made); SHA-256 is the fastest here
