@@ -19,9 +19,8 @@ transformers = pytest.importorskip("transformers")
 wrapper_module = pytest.importorskip("functok.integrations.transformers")
 
 from functok.constrain import FunctokLogitsProcessor  # noqa: E402
-from functok.constrain.sampling import finish  # noqa: E402
-
 from test_constrain import ALPHABET, train  # noqa: E402
+from test_constrain_generate import check_rows  # noqa: E402
 
 
 class LikesToStop(transformers.LogitsProcessor):
@@ -76,15 +75,8 @@ def tiny_model(wrapper, seed: int):
 def check(wrapper, processor, rows) -> int:
     """Every row after the prompt, up to its eos, decodes strictly (an unfinished one once
     ``finish`` closes it). Returns how many rows ended."""
-    tok, eos, ended = wrapper.functok, wrapper.eos_token_id, 0
-    for row in rows:
-        ids = row[processor.prompt_length:]
-        if eos in ids:
-            ids, ended = ids[: ids.index(eos)], ended + 1
-            tok.decode(ids)  # strict: raises if not
-        else:
-            tok.decode(ids + finish(processor.constraint.allowed(ids)))
-    return ended
+    return check_rows(wrapper.functok, processor, rows, processor.prompt_length, wrapper.eos_token_id,
+                      wrapper.pad_token_id)
 
 
 @pytest.mark.parametrize("options", [dict(num_beams=3, num_return_sequences=3, do_sample=False),
