@@ -217,7 +217,7 @@ def test_logits_processor(tok, monkeypatch):
     monkeypatch.setitem(sys.modules, "torch", fake_torch)
     ids2 = np.array([[cap, tok.token_to_id("a")], [tok.token_to_id("a"), cap]])
     tensor_out = processor(ids2, FakeTensor(np.zeros((2, width))))
-    assert [v != float("-inf") for v in tensor_out.rows[0]] == list(processor.allowed(0, ids2[0].tolist(), width))
+    assert [v != float("-inf") for v in tensor_out.rows[0]] == list(processor.allowed(ids2[0].tolist(), width))
 
 
 # Pieces of streams: whole instructions, text, escape pairs, and lone format code points.

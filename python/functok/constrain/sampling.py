@@ -10,6 +10,7 @@ sequence, a bare ESCAPE), so that a length limit never cuts a stream where it ca
 from __future__ import annotations
 
 import math
+import numbers
 import random
 import weakref
 from collections.abc import Callable, Sequence
@@ -17,7 +18,7 @@ from collections.abc import Callable, Sequence
 from .automaton import E, G0, NEED, T
 from .masks import Constraint, State
 
-__all__ = ["constraint_for", "finish", "generate", "mask_bits", "sample"]
+__all__ = ["check_options", "constraint_for", "finish", "generate", "mask_bits", "sample"]
 
 _CONSTRAINTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -46,13 +47,24 @@ def _numpy():
     return numpy
 
 
+def check_options(temperature, top_k) -> None:
+    """ValueError, naming the argument, unless ``temperature`` is a finite number >= 0 and
+    ``top_k`` None or an integer >= 1 (the list and the numpy paths then agree)."""
+    if (not isinstance(temperature, numbers.Real) or isinstance(temperature, bool)
+            or not 0 <= temperature < math.inf):  # NaN fails both comparisons
+        raise ValueError(f"temperature must be a finite number >= 0 (0: the best allowed id), not {temperature!r}")
+    if top_k is not None and (not isinstance(top_k, numbers.Integral) or isinstance(top_k, bool) or top_k < 1):
+        raise ValueError(f"top_k must be None or an integer >= 1 (the k best allowed ids), not {top_k!r}")
+
+
 def sample(tokenizer, next_logits: Sequence[float], *, state: State | None = None, ids: Sequence[int] = (),
            temperature: float = 1.0, top_k: int | None = None, rng: random.Random | None = None,
            mode: str = "exact") -> int | None:
     """One id drawn from ``next_logits`` among the ids allowed after ``state`` (or after ``ids``).
 
     ``tokenizer`` is a :class:`functok.Tokenizer` or a :class:`Constraint`. ``temperature`` 0
-    takes the best allowed id; ``top_k`` keeps the k best allowed ids. Returns None when no id
+    takes the best allowed id; ``top_k`` keeps the k best allowed ids (at least 1; None: all;
+    a bad value of either is a ValueError that names it). Returns None when no id
     is allowed but the sequence may end (a tokenizer without an end-of-sequence token). Logits
     past the end of the vocabulary are ignored; missing ones count as ``-inf``.
 
@@ -68,6 +80,8 @@ def sample(tokenizer, next_logits: Sequence[float], *, state: State | None = Non
     >>> sample(constraint, logits, state=constraint.start(), temperature=0) == constraint.eos_token_id
     True
     """
+    check_options(temperature, top_k)
+    top_k = None if top_k is None else int(top_k)
     constraint = constraint_for(tokenizer, mode)
     if state is None:
         state = constraint.allowed(ids)
@@ -158,6 +172,7 @@ def generate(tokenizer, next_logits: Callable[[list[int]], Sequence[float]], *, 
     """Sample up to ``max_new_tokens`` ids after ``prompt`` (``next_logits(ids)`` gives the
     logits for the next one), stopping at the end-of-sequence id; then, with ``close``, add the
     ids :func:`finish` finds so that the result decodes. Returns the new ids."""
+    check_options(temperature, top_k)
     constraint = constraint_for(tokenizer, mode)
     state = constraint.allowed(prompt)
     ids = list(prompt)
