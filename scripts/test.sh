@@ -23,6 +23,12 @@ FUNCTOK_PURE=1 .venv/bin/python -m pytest -q -p no:cacheprovider tests/test_code
   tests/test_fusion.py tests/test_spec.py tests/test_conformance_runner.py tests/test_split.py \
   tests/test_normalize.py tests/test_tokenizer.py tests/test_tokenizer_pure.py tests/test_cli.py
 
+step "Python: constrained generation in transformers' own generate loop (torch, CPU build, after the main run)"
+# The CPU wheel of torch 2.13.0 lies on this kind of machine (/opt/wheels); the +cpu pin never
+# takes a CUDA build from the registry. It is installed only here, so the runs above have no torch.
+.venv/bin/python -m pip install -q --disable-pip-version-check --find-links /opt/wheels 'torch==2.13.0+cpu'
+.venv/bin/python -m pytest -q -p no:cacheprovider tests/test_constrain_torch.py
+
 step "Node: the wasm bundle in Pyodide, and functok for JavaScript (js/) against the Python reference"
 # The Node tests compare with CPython functok through this interpreter (the skip-free path).
 export FUNCTOK_PYTHON="$PWD/.venv/bin/python"
