@@ -124,7 +124,7 @@ def _small_tokenizer():
 
     fixtures = Path(__file__).resolve().parents[1] / "tests" / "fixtures"
     tok = Tokenizer.from_file(fixtures / "tokenizer-small.json")
-    tok._hf = False
+    tok.fast_path = False
     return tok
 
 

@@ -30,12 +30,12 @@ from functok.tokenizer import (
 
 FIXTURE = Path(__file__).parent / "fixtures" / "tokenizer-small.json"
 TOK = Tokenizer.from_file(FIXTURE)
-TOK._hf = False
+TOK.fast_path = False
 LIMITS = [0, 1, 2, 3, 5, 8, 13, 30, 60, 2**26]
 # The same vocabulary with the profile compact (spec 6.6): its ids decode exactly as TOK's.
 TOK_COMPACT = Tokenizer(TOK.hf_json, splitter=TOK.splitter, normalize=TOK.normalize,
                         split_operators=TOK.split_operators, profile="compact")
-TOK_COMPACT._hf = False
+TOK_COMPACT.fast_path = False
 
 
 def _byte_ids(text: str) -> list[int]:

@@ -123,7 +123,7 @@ def loaded(data: dict, *, fast: bool) -> Tokenizer:
     """The tokenizer of ``data`` read back from its text, as a file is."""
     tok = Tokenizer.from_str(json.dumps(data), source="variant.json")
     if not fast:
-        tok._hf = False  # the pure-Python BPE only
+        tok.fast_path = False  # the pure-Python BPE only
     return tok
 
 

@@ -19,7 +19,7 @@ FIXTURE = Path(__file__).parent / "fixtures" / "tokenizer-small.json"
 @pytest.fixture(scope="module")
 def tok() -> Tokenizer:
     t = Tokenizer.from_file(FIXTURE)
-    t._hf = False  # never take the `tokenizers` fast path, even where it is installed
+    t.fast_path = False  # never take the `tokenizers` fast path, even where it is installed
     return t
 
 
@@ -30,7 +30,7 @@ def test_fixture_loads(tok):
 @given(st.text(st.characters(codec="utf-8"), max_size=100))
 def test_round_trip_pure_python(text):
     t = Tokenizer.from_file(FIXTURE)
-    t._hf = False
+    t.fast_path = False
     for segmentation in ("greedy", "optimal"):
         ids = t.encode(text, segmentation=segmentation, disallowed_special=()).ids
         assert t.decode(ids) == nfc(text)
@@ -56,3 +56,20 @@ def test_pure_python_equals_the_fast_path(tok):
     texts.append(Path(__file__).read_text(encoding="utf-8"))
     for text in texts:
         assert tok.encode(text, disallowed_special=()).ids == fast.encode(text, disallowed_special=()).ids
+
+
+def test_fast_path_is_a_switch_and_functok_pure_turns_it_off():
+    import os
+    import subprocess
+    import sys
+
+    t = Tokenizer.from_file(FIXTURE)
+    t.fast_path = False
+    assert t.fast_path is False and t._hf_tokenizer() is None  # never built
+    t.fast_path = True
+    assert t.fast_path is True
+    code = f"from functok import Tokenizer; print(Tokenizer.from_file({str(FIXTURE)!r}).fast_path)"
+    for value, expected in (("1", "False"), ("", "True")):
+        env = dict(os.environ, FUNCTOK_PURE=value, PYTHONPATH=str(Path(__file__).parents[1] / "python"))
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+        assert out.stdout.strip() == expected

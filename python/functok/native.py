@@ -4,7 +4,8 @@ The C core is ``functok._native``, built from ``native/`` by ``pip install`` whe
 is found (the package installs pure where none is). The codec's entry points (:func:`functok.encode`,
 :func:`functok.pretokens`) call it when it is there, and it gives the same output and the same
 errors as the pure path, which stays the spec's executable form (and what Pyodide runs).
-``FUNCTOK_PURE=1`` in the environment, read when functok is imported, makes the pure path run.
+``FUNCTOK_PURE=1`` in the environment, read when functok is imported, makes the pure path run:
+the pure codec, and the pure-Python BPE in every :class:`functok.Tokenizer`.
 
 >>> backend() in ("native", "pure")
 True
@@ -15,13 +16,16 @@ from __future__ import annotations
 import os
 from types import ModuleType
 
-__all__ = ["MAX_DIGITS", "PURE_VARIABLE", "backend", "config_bits", "core"]
+__all__ = ["MAX_DIGITS", "PURE", "PURE_VARIABLE", "backend", "config_bits", "core"]
 
 PURE_VARIABLE = "FUNCTOK_PURE"
+PURE = os.environ.get(PURE_VARIABLE, "") not in ("", "0")
+"""Whether the environment asks for the pure path everywhere: no C core, and no Hugging Face
+``tokenizers`` fast path in :class:`functok.Tokenizer` (its ``fast_path`` starts False)."""
 
 
 def _load() -> ModuleType | None:
-    if os.environ.get(PURE_VARIABLE, "") not in ("", "0"):
+    if PURE:
         return None
     try:
         from . import _native

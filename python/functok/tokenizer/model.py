@@ -25,6 +25,7 @@ from typing import Any
 from ..decode import DEFAULT_MAX_OUTPUT
 from ..errors import FormatError
 from ..grammar import SURROGATE
+from ..native import PURE
 from ..pretokenize import fuse_mode
 from . import train as training
 from .codec_pretokenizer import CodecPreTokenizer
@@ -103,7 +104,8 @@ class Tokenizer:
             model=build_bpe(checked, source, "$.tokenizer", byte_fallback=True),
             pre_tokenizer=self.pre_tokenizer,
         )
-        self._hf: Any = None  # the Rust fast path, built on first use if installed (False: never)
+        # The Rust fast path: built on first use if installed (False: never; see fast_path).
+        self._hf: Any = False if PURE else None
 
     # -- training ------------------------------------------------------------------------
 
@@ -201,6 +203,21 @@ class Tokenizer:
                 f"normalize={h['normalize']!r}, profile={h['profile']!r}, fuse={h['fuse']!r})")
 
     # -- vocabulary ----------------------------------------------------------------------
+
+    @property
+    def fast_path(self) -> bool:
+        """Whether greedy ids of new pre-tokens may come from Hugging Face ``tokenizers`` (the
+        same ids as the pure-Python BPE, faster; where it is installed and takes the vocabulary).
+        Set it to False for the pure-Python BPE alone, the path Pyodide runs; it starts False
+        under ``FUNCTOK_PURE=1`` (:mod:`functok.native`)."""
+        return self._hf is not False
+
+    @fast_path.setter
+    def fast_path(self, allowed: bool) -> None:
+        if not allowed:
+            self._hf = False
+        elif self._hf is False:
+            self._hf = None  # built again on first use
 
     @property
     def vocab_size(self) -> int:
