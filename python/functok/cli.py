@@ -211,10 +211,17 @@ def _add_input_options(parser: argparse.ArgumentParser, what: str) -> None:
                         help="read from this file ('-' for stdin); may be repeated")
 
 
+def normalization(value: str) -> str | None:
+    """``--normalize``'s value as the codec takes it: ``"nfc"``, or ``"none"`` as None."""
+    value = value.lower()
+    if value not in ("nfc", "none"):
+        raise argparse.ArgumentTypeError(f"invalid choice: {value!r} (choose from 'nfc', 'none')")
+    return None if value == "none" else value
+
+
 def _add_codec_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--splitter", choices=("llama3", "paper"), default="llama3")
-    parser.add_argument("--normalize", choices=("nfc", "none"), default="nfc",
-                        type=lambda v: v.lower())
+    parser.add_argument("--normalize", type=normalization, default="nfc", metavar="{nfc,none}")
     parser.add_argument("--profile", choices=tuple(PROFILES), default=DEFAULT_PROFILE,
                         help=f"the encoder profile (spec 6.6; default: {DEFAULT_PROFILE}): paper is the "
                              f"1.0 encoder, compact leaves repeats literal and writes runs of "
@@ -286,8 +293,6 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(load=[command] if (command := _command_of(argv)) else [])
     args = parser.parse_args(argv)
-    if getattr(args, "normalize", "nfc") == "none":
-        args.normalize = None
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_BAD_INPUT

@@ -43,8 +43,8 @@ def train_options(args: argparse.Namespace) -> dict:
     for name in ("splitter", "profile", "fuse", "min_frequency", "limit_alphabet"):
         if getattr(args, name) is not None:
             options[name] = getattr(args, name)
-    if args.normalization is not None:  # not args.normalize, which cli.main turns from "none" into None
-        options["normalize"] = None if args.normalization == "none" else args.normalization
+    if args.normalize != "default":
+        options["normalize"] = None if args.normalize == "none" else args.normalize
     return options
 
 
@@ -158,7 +158,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="a special token, non-empty (ids 0, 1, ... in the order given); may be repeated")
     parser.add_argument("--splitter", choices=("llama3", "paper"), default=None,
                         help="the splitter (default: Tokenizer.train's)")
-    parser.add_argument("--normalize", dest="normalization", choices=("nfc", "none"), default=None,
+    parser.add_argument("--normalize", choices=("nfc", "none"), default="default",
                         type=lambda v: v.lower(),
                         help="normalization (default: Tokenizer.train's)")
     parser.add_argument("--min-frequency", type=int, default=None, metavar="N",
