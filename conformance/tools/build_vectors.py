@@ -26,7 +26,7 @@ CONFORMANCE = TOOLS.parent
 VECTORS = CONFORMANCE / "vectors"
 SOURCES = TOOLS / "sources"
 SPEC_VERSION = "1.2.0"
-SUITE_VERSION = "2.3.0"
+SUITE_VERSION = "2.4.0"
 GENERATOR = "conformance/tools/build_vectors.py"
 
 # The splitter patterns as spec/SPEC.md prints them (section 5).

@@ -5,10 +5,10 @@
 import { BYTE_TOKENS, utf8Bytes } from './bpe.mjs';
 import { Segmenter } from './segmenter.mjs';
 import { codePoints } from '../text.mjs';
-import { TIE_BREAKS } from '../segment.mjs';
 
-export { TIE_BREAKS };
 export const SEGMENTATIONS = Object.freeze(['greedy', 'optimal']);
+/** The tie-breaks of optimal segmentation (spec 10.3). */
+export const TIE_BREAKS = Object.freeze(['leftmost-longest', 'prefer-greedy']);
 const CACHE_LIMIT = 1 << 17; // pre-tokens per mode; emptied when full
 
 /**
