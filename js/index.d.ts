@@ -1,4 +1,6 @@
-// Type declarations for functok (JavaScript), written by hand. Spec: spec/SPEC.md 1.2.1.
+// Type declarations for functok (JavaScript), written by hand. Spec: spec/SPEC.md 1.2.1. The
+// codec's names are re-exported by codec.d.ts (`functok/codec`); wasm/functok.d.ts takes the
+// shared option types from here. js/test/types.test.mjs type-checks all three (tsc --noEmit).
 
 /** The format version this package implements (spec 11.1). */
 export const SPEC_VERSION: string;
@@ -123,6 +125,8 @@ export function split(text: string, options?: { splitter?: Splitter }): string[]
 /** NFC at the pinned Unicode version (spec 4.2), not the host's. */
 export function nfc(text: string): string;
 
+// --- The tokenizer (functok tokenizer files, spec 14; greedy BPE and optimal segmentation, spec 10) ---
+
 export type TieBreak = 'leftmost-longest' | 'prefer-greedy';
 export const TIE_BREAKS: readonly TieBreak[];
 
@@ -139,11 +143,14 @@ export interface VocabularyOptions {
   ignoreMerges?: boolean;
 }
 
-/** A character vocabulary (symbols are code points) for segmentation. */
+/** A character vocabulary (symbols are code points) for segmentation: a thin wrapper over the TokenVocabulary that loadHF makes of it. */
 export class Vocabulary {
   constructor(options: VocabularyOptions);
+  /** The tokens in id order, the byte-fallback tokens the options left out appended. */
   readonly tokens: string[];
-  /** Greedy BPE as Hugging Face applies it (spec 10.3). */
+  /** The vocabulary every Tokenizer runs: its segmenter answers `segment`. */
+  readonly vocabulary: TokenVocabulary;
+  /** Greedy BPE as Hugging Face applies it (spec 14.5). */
   greedy(pretoken: string): string[];
   /** The candidate tokens V (spec 10.1). */
   candidateSet(reachableOnly?: boolean): Set<string>;
@@ -158,8 +165,6 @@ export interface SegmentOptions {
 
 /** Minimum-token segmentation of one pre-token (spec 10.2, 10.3): the token strings. */
 export function segment(pretoken: string, vocabulary: Vocabulary, options?: SegmentOptions): string[];
-
-// --- The tokenizer (functok tokenizer files, spec 11.2; greedy BPE and optimal segmentation, spec 10) ---
 
 export type Segmentation = 'greedy' | 'optimal';
 export const SEGMENTATIONS: readonly Segmentation[];

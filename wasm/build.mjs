@@ -98,12 +98,22 @@ function listFiles(dir) {
   });
 }
 
+// functok.d.ts takes its shared types from js/index.d.ts; dist/ carries that file beside it.
+function copySharedTypes() {
+  cpSync(join(ROOT, "js", "index.d.ts"), join(DIST, "functok-js.d.ts"));
+  const loader = join(DIST, "functok.d.ts");
+  const types = readFileSync(loader, "utf8");
+  if (!types.includes('"../js/index.d.ts"')) throw new Error("wasm/functok.d.ts no longer imports ../js/index.d.ts");
+  writeFileSync(loader, types.replace('"../js/index.d.ts"', '"./functok-js.d.ts"'));
+}
+
 function main() {
   rmSync(DIST, { recursive: true, force: true });
   mkdirSync(DIST, { recursive: true });
   const wheel = buildWheel();
   const pyodideVersion = copyPyodide();
   for (const name of LOADER_FILES) cpSync(join(WASM, name), join(DIST, name));
+  copySharedTypes();
   const vectors = copyVectors();
   trainDemoTokenizer();
   const files = Object.fromEntries(listFiles(DIST).sort().map((path) => [relative(DIST, path), sha256(path)]));

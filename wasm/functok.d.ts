@@ -1,17 +1,34 @@
 // Type declarations for functok.mjs: functok (the Python package) running under Pyodide.
 // Offsets (start, end, FormatError.offset) are code point indexes, as in the spec; use
 // codePointToUtf16() to turn one into a JavaScript string index.
+//
+// The option values and the shared fields of a piece come from js/index.d.ts, the JavaScript
+// package's declarations (wasm/build.mjs copies that file beside this one into dist/). Names
+// differ where the bridge answers Python's JSON: `slot_starts`, an instruction's `label`,
+// snake_case options. js/test/types.test.mjs type-checks this file.
+import type {
+  Splitter, Normalize, ProfileName, Fold, Case, FuseMode, ErrorKind, Segmentation, TieBreak,
+  Piece as JsPiece,
+} from "../js/index.d.ts";
 
-export type Splitter = "llama3" | "paper";
+export type { Splitter, Normalize, ProfileName, Fold, Case, FuseMode, ErrorKind, Segmentation, TieBreak };
 
 export interface CodecOptions {
   /** "nfc" (default) or null for no normalization. */
-  normalize?: "nfc" | null;
+  normalize?: Normalize;
   splitter?: Splitter;
+  /** The encoder profile, "paper" (default) or "compact" (spec 6.6). */
+  profile?: ProfileName;
+  /** Overrides the profile's fold (spec 6.1); absent or null: the profile's. */
+  fold?: Fold | null;
+  /** Overrides the profile's case (spec 6.2); absent or null: the profile's. */
+  case?: Case | null;
 }
 
 export interface PretokenOptions extends CodecOptions {
   split_operators?: boolean;
+  /** The pre-token rule (spec 9); overrides split_operators. */
+  fuse?: FuseMode | null;
 }
 
 export interface DecodeOptions {
@@ -27,17 +44,9 @@ export interface Instruction {
   label: string;
 }
 
-export interface Piece {
-  /** The piece's text after normalization. */
-  text: string;
-  /** Code point offsets into the original text, before NFC. */
-  start: number;
-  end: number;
+/** A piece as the bridge answers it: the JavaScript Piece's fields, in Python's names where they differ. */
+export interface Piece extends Omit<JsPiece, "instructions" | "slotStarts"> {
   instructions: Instruction[];
-  /** The base as written in the stream, escapes included. */
-  base: string;
-  /** The piece's stream form. */
-  encoded: string;
   /** For slot j, the offset in `text` where it begins. */
   slot_starts: number[];
 }
@@ -52,8 +61,8 @@ export interface Inspection {
 }
 
 export interface TokenizeOptions {
-  segmentation?: "greedy" | "optimal";
-  tie_break?: "leftmost-longest" | "prefer-greedy";
+  segmentation?: Segmentation;
+  tie_break?: TieBreak;
 }
 
 export interface Encoding {
@@ -129,6 +138,7 @@ export class FunctokError extends Error {
   name: string;
   /** The Python exception's class name. */
   pythonType: string;
-  kind: string | null;
+  /** A format error's kind (spec 8.1); null for other errors. */
+  kind: ErrorKind | null;
   offset: number | null;
 }

@@ -26,6 +26,18 @@ function tokenizerOf(data) {
   return t;
 }
 
+// The character vocabularies of the segment vectors, built once each.
+const vocabularies = new Map();
+function vocabularyOf(o) {
+  const key = JSON.stringify([o.tokens, o.merges, o.special_tokens, o.byte_fallback]);
+  let v = vocabularies.get(key);
+  if (v === undefined) {
+    v = new functok.Vocabulary({ tokens: o.tokens ?? [], merges: o.merges ?? [], specialTokens: o.special_tokens ?? [], byteFallback: o.byte_fallback ?? false });
+    vocabularies.set(key, v);
+  }
+  return v;
+}
+
 /** A detokenize error as the protocol reports it: the kind and the id index. */
 class IdIndexed extends Error {
   constructor(kind, idIndex) { super(kind); this.kind = kind; this.idIndex = idIndex; }
@@ -47,15 +59,10 @@ function run(v) {
         text: p.text, start: p.start, end: p.end, instructions: p.instructions.map(String),
         base: p.base, encoded: p.encoded, slot_starts: p.slotStarts,
       }));
-    case 'segment': {
-      const vocab = new functok.Vocabulary({
-        tokens: o.tokens ?? [], merges: o.merges ?? [], specialTokens: o.special_tokens ?? [],
-        byteFallback: o.byte_fallback ?? false,
-      });
-      return functok.segment(v.input, vocab, {
+    case 'segment': // through the vocabulary a Tokenizer runs (loadHF -> TokenVocabulary), as Python's ops.segment
+      return functok.segment(v.input, vocabularyOf(o), {
         tieBreak: o.tie_break ?? 'leftmost-longest', reachableOnly: o.reachable_only ?? false,
       });
-    }
     case 'tokenize':
       return tokenizerOf(o.tokenizer).encode(v.input, {
         segmentation: o.segmentation ?? 'greedy', tieBreak: o.tie_break ?? 'leftmost-longest', reachableOnly: o.reachable_only ?? false,

@@ -2,7 +2,8 @@
 and decoding ids, over small tokenizer files carried inline in each vector.
 
 Every expected id list was derived by hand from spec 14.4 and 14.5 (merge by lowest rank, the
-leftmost on a tie) and every text from 14.6, as the comments show; the vectors write tokens, and
+leftmost on a tie), or for optimal segmentation from spec 10 (the cost table of 10.2 and the
+tie-breaks of 10.3, worked out in the comments), and every text from 14.6; the vectors write tokens, and
 `ids()` only looks each one up in the file's own vocabulary. Nothing here runs a tokenizer.
 """
 
@@ -81,11 +82,18 @@ T3 = tokenizer_file(T3_TOKENS, T3_MERGES, ["<|endoftext|>"], order=("ordinary", 
 T4 = tokenizer_file(["a", "b", "c", "ab", "bc"], [("b", "c"), ("a", "b"), ("b", "c")], [],
                     order=("ordinary", "bytes", "specials"),
                     header={"spec_version": "1.2.0", "split_operators": True})
+# T6: optimal segmentation (spec 10) in a tokenizer. abcd and xab are tokens no merge builds (x
+# is no token at all), so reachable_only (10.1) drops them; the reachable candidates are a b c d
+# and the merges' results cd ab bcd abc.
+T6 = tokenizer_file(["a", "b", "c", "d", "cd", "ab", "bcd", "abc", "abcd", "xab"],
+                    [("c", "d"), ("a", "b"), ("b", "cd"), ("ab", "c")], [],
+                    header={"spec_version": "1.2.0", "split_operators": True, "profile": "paper",
+                            "fuse": "none"})
 
-# T6: the ids and format_version written as floats (1.0, 261.0): an integer member is a whole
-# number however it is written (14.1), so T6 is T6_INT's tokenizer. Ordinary tokens first:
+# T7: the ids and format_version written as floats (1.0, 261.0): an integer member is a whole
+# number however it is written (14.1), so T7 is T7_INT's tokenizer. Ordinary tokens first:
 # a 0, b 1, c 2, ab 3, bc 4, then the bytes 5..260, then <s> 261.
-T6_INT = tokenizer_file(["a", "b", "c", "ab", "bc"], [("b", "c"), ("a", "b")], ["<s>"],
+T7_INT = tokenizer_file(["a", "b", "c", "ab", "bc"], [("b", "c"), ("a", "b")], ["<s>"],
                         order=("ordinary", "bytes", "specials"),
                         header={"spec_version": "1.2.1", "split_operators": True})
 
@@ -99,13 +107,13 @@ def _floats(file):
             "tokenizer": dict(hf, model=model, added_tokens=added)}
 
 
-T6 = _floats(T6_INT)
+T7 = _floats(T7_INT)
 
 # UTF-8 of code points the vocabularies lack, as byte tokens (worked out by hand).
 B = {name: [f"<0x{b}>" for b in hexes.split()] for name, hexes in {
     "z": "7A", "<": "3C", "s": "73", ">": "3E", "sharp-s": "C3 9F", "grin": "F0 9F 98 80",
     "acute": "CC 81", "U+E100": "EE 84 80", "U+E200": "EE 88 80", "U+E003": "EE 80 83",
-    "U+E005": "EE 80 85", "U+E009": "EE 80 89"}.items()}
+    "U+E005": "EE 80 85", "U+E009": "EE 80 89", "x": "78"}.items()}
 
 GREEDY = ["tokenizer-greedy", "tokenizer-encode"]
 SPECIAL = ["tokenizer-encode"]
@@ -199,17 +207,45 @@ def declare(v) -> None:
         ids(T3, ["aa", "a", "<|endoftext|>"]), spec=SPECIAL, options=t(T3, allowed_special="all"))
     tok("tok-31", "a merge listed twice has the rank of its last place", "abc",
         ids(T4, ["ab", "c"]), spec=["tokenizer-model", "tokenizer-greedy"], options=t(T4))
+    # --- optimal segmentation (10) over T6; each text is one pre-token ----------------------------
+    # abcd, all candidates: abcd is a token, so cost[0] = 1 (10.2).
+    # abcd, reachable only: cost[4..0] = 0, 1 (d), 1 (cd), 1 (bcd), 2 (a|bcd, ab|cd, abc|d); the
+    # longest first token with 1 + cost[j] = 2 is abc (j = 3), then d (10.3).
+    # Greedy abcd: c+d (rank 0), a+b (1), then ab cd has no merge: ab|cd, 2 tokens.
+    tok("tok-34", "abcd, optimal: abcd is a token no merge builds; one suffices", "abcd",
+        ids(T6, ["abcd"]), spec=["tokenizer-encode", "segment-dp"], options=t(T6, segmentation="optimal"))
+    tok("tok-35", "abcd, reachable_only: abcd is dropped; abc|d is longest-first", "abcd",
+        ids(T6, ["abc", "d"]), spec=["tokenizer-encode", "segment-domain", "segment-tiebreak"],
+        options=t(T6, segmentation="optimal", reachable_only=True))
+    tok("tok-36", "abcd, reachable_only, prefer-greedy: greedy ab|cd is optimal", "abcd",
+        ids(T6, ["ab", "cd"]), spec=["tokenizer-encode", "segment-domain", "segment-tiebreak"],
+        options=t(T6, segmentation="optimal", tie_break="prefer-greedy", reachable_only=True))
+    # xabcd: x is no token, so its fallback edge costs 1 (<0x78>). All candidates: cost[1] = 1
+    # (abcd), cost[3] = 1 (cd), cost[0] = 2 by the fallback edge (1 + cost[1]) and by xab
+    # (1 + cost[3]); the longest edge is xab (j = 3), then cd.
+    tok("tok-37", "xabcd: the token xab outranks x's shorter fallback edge", "xabcd",
+        ids(T6, ["xab", "cd"]), spec=["tokenizer-encode", "segment-domain", "segment-tiebreak"],
+        options=t(T6, segmentation="optimal"))
+    # Reachable only: xab and abcd are dropped; cost[1] = 2 (a|bcd, ab|cd, abc|d), cost[0] = 3,
+    # only by the fallback edge; then abc (j = 4, 1 + cost[4] = 2), then d.
+    tok("tok-38", "xabcd, reachable_only: x falls back to a byte, then abc|d", "xabcd",
+        ids(T6, [*B["x"], "abc", "d"]), spec=["tokenizer-encode", "segment-domain", "segment-dp"],
+        options=t(T6, segmentation="optimal", reachable_only=True))
+    # Greedy xabcd: <0x78> a b c d, then c+d, a+b: <0x78>|ab|cd, 3 ids, as many as cost[0].
+    tok("tok-39", "xabcd, reachable_only, prefer-greedy: greedy's 3 ids are kept", "xabcd",
+        ids(T6, [*B["x"], "ab", "cd"]), spec=["tokenizer-encode", "segment-tiebreak"],
+        options=t(T6, segmentation="optimal", tie_break="prefer-greedy", reachable_only=True))
 
     # --- integer members written as floats (14.1): 1.0 is 1, 4.0 is 4 -------------------------------
     # abc: (b,c) rank 0 first: a|bc, no merge of a and bc.
-    tok("tok-34", "ids written 0.0 and 4.0 are the ids 0 and 4", "abc",
-        ids(T6_INT, ["a", "bc"]), spec=["tokenizer-file", "tokenizer-model", "tokenizer-greedy"], options=t(T6))
+    tok("tok-40", "ids written 0.0 and 4.0 are the ids 0 and 4", "abc",
+        ids(T7_INT, ["a", "bc"]), spec=["tokenizer-file", "tokenizer-model", "tokenizer-greedy"], options=t(T7))
     # ab<s>: (a,b) rank 1 gives ab; <s> is allowed, its id written 261.0.
-    tok("tok-35", "format_version 1.0 and an added-token id 261.0", "ab<s>",
-        ids(T6_INT, ["ab", "<s>"]), spec=["tokenizer-file", "tokenizer-header", "tokenizer-encode"],
-        options=t(T6, allowed_special="all"))
-    dtok("dtok-27", "ids written as floats decode as their integers", ids(T6_INT, ["ab", "<s>", "bc"]),
-         "ab<s>bc", spec=DECODE + ["tokenizer-file"], options=t(T6))
+    tok("tok-41", "format_version 1.0 and an added-token id 261.0", "ab<s>",
+        ids(T7_INT, ["ab", "<s>"]), spec=["tokenizer-file", "tokenizer-header", "tokenizer-encode"],
+        options=t(T7, allowed_special="all"))
+    dtok("dtok-27", "ids written as floats decode as their integers", ids(T7_INT, ["ab", "<s>", "bc"]),
+         "ab<s>bc", spec=DECODE + ["tokenizer-file"], options=t(T7))
 
     # --- ids to text (14.6) ------------------------------------------------------------------------
     dtok("dtok-01", "two tokens: CAPITALIZE(0) and hello", ids(T1, [CAP + ARG[0], "hello"]), "Hello",

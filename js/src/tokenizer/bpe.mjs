@@ -2,9 +2,18 @@
 // tiktoken's byte-pair merge), over integer ids. Neither caches: TokenVocabulary keeps the one
 // cache of ids per pre-token.
 
-import { BYTE_TOKENS, utf8 as utf8Bytes } from '../segment.mjs';
+const hex2 = (b) => b.toString(16).toUpperCase().padStart(2, '0');
+/** The byte-fallback tokens <0x00>..<0xFF>, as `tokenizers` spells them, by byte. */
+export const BYTE_TOKENS = Object.freeze(Array.from({ length: 256 }, (_, b) => `<0x${hex2(b)}>`));
 
-export { BYTE_TOKENS, utf8Bytes };
+/** The UTF-8 bytes of one code point (a surrogate code point has none: it cannot fall back). */
+export function utf8Bytes(cp) {
+  if (cp < 0x80) return [cp];
+  if (cp < 0x800) return [0xc0 | (cp >> 6), 0x80 | (cp & 63)];
+  if (cp >= 0xd800 && cp <= 0xdfff) return null;
+  if (cp < 0x10000) return [0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63)];
+  return [0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 63), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63)];
+}
 
 const PAIR = 2 ** 32;
 /** A pair of ids as one number, left * 2**32 + right (exact while left < 2**21; larger ids use a string key). */

@@ -5,10 +5,10 @@
 import { BYTE_TOKENS, utf8Bytes } from './bpe.mjs';
 import { Segmenter } from './segmenter.mjs';
 import { codePoints } from '../text.mjs';
-import { TIE_BREAKS } from '../segment.mjs';
 
-export { TIE_BREAKS };
 export const SEGMENTATIONS = Object.freeze(['greedy', 'optimal']);
+/** The tie-breaks of optimal segmentation (spec 10.3). */
+export const TIE_BREAKS = Object.freeze(['leftmost-longest', 'prefer-greedy']);
 const CACHE_LIMIT = 1 << 17; // pre-tokens per mode; emptied when full
 
 /**
@@ -104,7 +104,7 @@ export class TokenVocabulary {
 
   /** The ids of each pre-token, concatenated (cached per pre-token and mode). */
   encodePretokens(pretokens, { segmentation = 'greedy', tieBreak = 'leftmost-longest', reachableOnly = false } = {}) {
-    const [cache, compute] = this._mode(segmentation, tieBreak, reachableOnly);
+    const { cache, compute } = this._mode(segmentation, tieBreak, reachableOnly);
     const out = [];
     for (const p of pretokens) {
       let found = cache.get(p);
@@ -121,11 +121,12 @@ export class TokenVocabulary {
   /** Forget the cached ids (benchmarks start cold with it). */
   clearCache() { this._modes.clear(); }
 
+  /** A mode's { cache: Map pre-token -> ids, compute: pre-token -> ids }. */
   _mode(segmentation, tieBreak, reachableOnly) {
     checkMode(segmentation, tieBreak);
     const key = segmentation === 'greedy' ? 'greedy' : `optimal|${tieBreak}|${Boolean(reachableOnly)}`;
     let mode = this._modes.get(key);
-    if (mode === undefined) { mode = [new Map(), this._computer(segmentation, tieBreak, Boolean(reachableOnly))]; this._modes.set(key, mode); }
+    if (mode === undefined) { mode = { cache: new Map(), compute: this._computer(segmentation, tieBreak, Boolean(reachableOnly)) }; this._modes.set(key, mode); }
     return mode;
   }
 
