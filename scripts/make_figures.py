@@ -29,7 +29,7 @@ CHART_CORPUS = "stdlib-python"
 sys.path.insert(0, str(ROOT / "python"))
 
 import functok  # noqa: E402  (the checkout's package, not an installed one)
-from functok.commands import compare_report  # noqa: E402
+from functok.commands.compare import report as compare_report  # noqa: E402
 
 
 def generated_by(source: str) -> str:

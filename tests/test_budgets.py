@@ -12,9 +12,9 @@ import pytest
 pytest.importorskip("tokenizers")
 
 import functok  # noqa: E402
-from functok.commands import budgets, budgets_report  # noqa: E402
-from functok.commands.budgets import (BUDGET_VARIANTS, ceiling, ceiling_base, equal_compression, held_out_tokens,  # noqa: E402
-                             parse_budgets, reference_budget, train_counts, truncate)
+from functok.commands.compare import budgets, budgets_report  # noqa: E402
+from functok.commands.compare.budgets import (BUDGET_VARIANTS, ceiling, ceiling_base, equal_compression, held_out_tokens,  # noqa: E402
+                             parse_budgets, reference_budget, train_at_budget, truncate)
 
 
 def _topics() -> list[str]:
@@ -49,10 +49,10 @@ def test_truncated_training_is_the_smaller_training(texts, key):
     place, this fails."""
     train, held = _counts(texts[0], key), _counts(texts[1], key)
     assert budgets.alphabet_size(train) < 400 - 256  # the alphabet fits: the prefix case
-    big = train_counts(train, 1000)
+    big = train_at_budget(train, 1000)
     assert budgets.size(big) == 1000
     for budget in (400, 600):
-        alone = train_counts(train, budget)
+        alone = train_at_budget(train, budget)
         cut = truncate(big, budget)
         assert cut["model"]["vocab"] == alone["model"]["vocab"]
         assert [list(m) for m in budgets.merges_of(cut)] == [list(m) for m in budgets.merges_of(alone)]
@@ -74,11 +74,11 @@ def test_truncate_cuts_at_the_first_merge_beyond():
 
 
 def test_same_tokenizer_as_functok_train(texts):
-    """train_counts on the codec's pre-tokens is Tokenizer.train: same entries, same ids."""
+    """train_at_budget on the codec's pre-tokens is Tokenizer.train: same entries, same ids."""
     train = texts[0]
     tok = functok.Tokenizer.train(iter(train), vocab_size=700, splitter="paper", profile="paper", fuse="none",
                                   show_progress=False)
-    ours = train_counts(_counts(train, "paper_split"), 700)
+    ours = train_at_budget(_counts(train, "paper_split"), 700)
     from functok.tokenizer.train import with_byte_tokens
 
     assert with_byte_tokens(ours, [])["model"]["vocab"] == tok.get_vocab()
@@ -101,7 +101,7 @@ def test_the_frequent_row_is_the_tokenizer_train_makes(texts):
         found = pretokenize(text)
         split.update(found)
         chains.update(found)
-    row_model = budgets._model_at(train_counts(split, 900), 700, split, chains.chains)
+    row_model = budgets._model_at(train_at_budget(split, 900), 700, split, chains.chains)
     assert with_byte_tokens(row_model, [])["model"]["vocab"] == tok.get_vocab()
 
 
@@ -113,10 +113,10 @@ def test_alphabet_that_does_not_fit_is_trained_alone(texts):
     small = 256 + alphabet - 10
     row = budgets.measure_variant(train, held, [small, 800])
     assert row["trainings"] == 2
-    alone = train_counts(train, small)
+    alone = train_at_budget(train, small)
     assert budgets.size(alone) == small
     assert row["held_out_tokens"][0] == held_out_tokens(alone, held)
-    assert row["held_out_tokens"][1] == held_out_tokens(train_counts(train, 800), held)
+    assert row["held_out_tokens"][1] == held_out_tokens(train_at_budget(train, 800), held)
 
 
 def test_merges_that_run_out():

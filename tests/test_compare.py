@@ -15,7 +15,7 @@ pytest.importorskip("tokenizers")
 
 import functok  # noqa: E402
 from functok.cli import main  # noqa: E402
-from functok.commands.compare_corpus import load_corpus, paragraphs  # noqa: E402
+from functok.commands.compare.corpus import load_corpus, paragraphs  # noqa: E402
 from functok.normalize import nfc  # noqa: E402
 
 # Words that differ only in case, marks and repetition: the Functionalizer's whole point.
@@ -262,7 +262,7 @@ def no_measurement(monkeypatch) -> None:
     """Make any measurement fail the test: the error must come before the work."""
     def measured(*args, **kwargs):
         raise AssertionError("the measurement ran")
-    monkeypatch.setattr("functok.commands.compare.compare_corpus", measured)
+    monkeypatch.setattr("functok.commands.compare.command.compare_corpus", measured)
 
 
 BAD_RECORDS = [
@@ -330,7 +330,7 @@ def test_out_with_a_folder_in_a_report_files_place(tmp_path, capsys, monkeypatch
 
 def test_out_that_fails_while_writing(tmp_path, capsys, monkeypatch):
     """A file put where --out goes while the measurement runs: exit 2 naming it."""
-    import functok.commands.compare as compare_module
+    import functok.commands.compare.command as compare_module
 
     folder, out = write_corpus(tmp_path / "c"), tmp_path / "o"
     measure = compare_module.compare

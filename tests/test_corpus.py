@@ -111,7 +111,7 @@ def test_empty_and_long_line_documents_counted(tmp_path):
 
 
 def test_compare_reads_gz_through_the_shared_reader(tmp_path):
-    from functok.commands.compare_corpus import load_corpus
+    from functok.commands.compare.corpus import load_corpus
 
     text = "".join(f"Paragraph {k} with Words and WORDS.\n\n" for k in range(30))
     write(tmp_path / "plain" / "a.txt", text.encode())

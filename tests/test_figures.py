@@ -10,7 +10,7 @@ import sys
 
 from conftest import REPO
 
-from functok.commands import compare_report
+from functok.commands.compare import report as compare_report
 
 FIGURES = REPO / "docs" / "figures"
 

@@ -39,7 +39,7 @@ COMMANDS: dict[str, Command] = {
     "conformance-server": Command("functok.conformance.cli",
                                   "answer conformance protocol requests on stdin/stdout"),
     "tsr": Command("functok.commands.tsr", "token saving rate of optimal segmentation over greedy BPE"),
-    "compare": Command("functok.commands.compare",
+    "compare": Command("functok.commands.compare.command",
                        "vocabulary at merge exhaustion and chars/token, baseline vs Functionalizer"),
     "docs": Command("functok.commands.docs",
                     "preview the documentation site (mkdocs serve), or build it with --build"),

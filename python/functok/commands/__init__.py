@@ -1,6 +1,6 @@
 """The applications built on functok: each module here is one subcommand of ``functok``.
 
-``compare`` (the paper's vocabulary experiment; with ``compare_corpus`` and ``compare_report``),
+``compare`` (the paper's vocabulary experiment and the equal-budget table: a room of its own, :mod:`.compare`),
 ``tsr`` (the token saving rate of a vocabulary on a corpus, around
 :func:`functok.tokenizer.tsr.measure`), ``demo`` (the web demo's local server) and ``docs`` (the
 documentation site). They may need

@@ -49,6 +49,7 @@ from typing import BinaryIO
 from ..chunks import CHUNK_BYTES, InputError, read_utf8, text_chunks
 
 TEXT_SUFFIXES = (".txt", ".jsonl")
+DEFAULT_MAX_LINE = 100_000  # code points: a document holding a longer line is skipped and counted
 UNITS = ("file", "paragraphs", "chunks")
 READ_BYTES = CHUNK_BYTES  # a text file is read (and, as "chunks", cut) in blocks of this many bytes
 _PARAGRAPH_END = re.compile(r"(?<=\n\n)(?=[^\n])")  # a cut after a blank line

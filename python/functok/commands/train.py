@@ -26,8 +26,7 @@ from typing import Any
 from ..chunks import InputError
 from ..tokenizer.train import MAX_VOCAB_SIZE, check_training_options
 from . import run_alone
-from .compare_corpus import DEFAULT_MAX_LINE
-from .corpus import (ByteProgress, CorpusReader, add_corpus_options, input_file_at, shown, skipped_summary,
+from .corpus import (DEFAULT_MAX_LINE, ByteProgress, CorpusReader, add_corpus_options, input_file_at, shown, skipped_summary,
                      total_bytes)
 
 __all__ = ["add_command", "train_options"]

@@ -174,10 +174,13 @@ def _runs(chain: tuple[str, ...], limit: int) -> Iterator[tuple[str, ...]]:
 
 def train_counts(counts: Counter[str], trainer_size: int, *, alphabet: list[str] | None = None,
                  min_frequency: int = 0, special_tokens: Sequence[str] = (),
-                 show_progress: bool = False) -> dict:
+                 show_progress: bool = False, byte_fallback: bool = True) -> dict:
     """Hugging Face's ``BpeTrainer`` on pre-token counts, to ``trainer_size`` entries (special
     tokens, alphabet and merges; the byte tokens come later): its ``tokenizer.json`` as a dict.
-    ``alphabet`` None keeps every character."""
+    ``alphabet`` None keeps every character. Each pre-token is one sequence to a tokenizer with
+    no normalizer and no pre-tokenizer, as often as it occurs, so the trainer's word counts are
+    exactly ``counts``. ``byte_fallback`` is only the flag the model records (functok compare's
+    paper protocol records False): the trainer learns the same merges either way."""
     try:
         from tokenizers import Tokenizer as HFTokenizer
         from tokenizers import models, trainers
@@ -192,9 +195,9 @@ def train_counts(counts: Counter[str], trainer_size: int, *, alphabet: list[str]
         # in hash order, so it would train a different tokenizer on each run.
         **({} if alphabet is None else {"initial_alphabet": alphabet, "limit_alphabet": len(alphabet)}),
     )
-    hf = HFTokenizer(models.BPE(byte_fallback=True))  # no normalizer, no pre-tokenizer:
+    hf = HFTokenizer(models.BPE(byte_fallback=byte_fallback))  # no normalizer, no pre-tokenizer:
     # every sequence we yield is one pre-token, i.e. one BPE word
-    hf.train_from_iterator(word_batches(counts), trainer)
+    hf.train_from_iterator(word_batches(counts), trainer, length=sum(counts.values()))  # length: the bar
     return json.loads(hf.to_str())
 
 

@@ -42,16 +42,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..encode import pieces as codec_pieces
-from ..tokenizer.fusion import ChainCounter, add_fusion_merges, greedy_tokens, merges_of, truncate
-from ..tokenizer.train import MAX_VOCAB_SIZE
-from ..pretokenize import pretokens as codec_pretokens
-from ..normalize import nfc
-from ..split import split
+from ...encode import pieces as codec_pieces
+from ...tokenizer.fusion import ChainCounter, add_fusion_merges, greedy_tokens, merges_of, truncate
+from ...tokenizer.train import MAX_VOCAB_SIZE
+from ...pretokenize import pretokens as codec_pretokens
+from ...normalize import nfc
+from ...split import split
 
 __all__ = ["BUDGET_VARIANTS", "BudgetVariant", "DEFAULT_BUDGETS", "REFERENCE_BUDGET", "available_variants",
            "ceiling", "equal_budget", "equal_compression", "held_out_tokens", "parse_budgets",
-           "reference_budget", "train_counts", "truncate"]
+           "reference_budget", "train_at_budget", "truncate"]
 
 BYTE_TOKENS = 256
 DEFAULT_BUDGETS = (8_000, 11_314, 16_000, 22_627, 32_000, 45_255, 64_000)  # a sqrt(2) grid
@@ -147,15 +147,15 @@ def alphabet_size(counts: Counter) -> int:
     return len(set("".join(counts)))
 
 
-def train_counts(counts: Counter, budget: int, *, progress: bool = False) -> dict:
+def train_at_budget(counts: Counter, budget: int, *, progress: bool = False) -> dict:
     """Train on pre-token counts as :meth:`functok.Tokenizer.train` does (byte fallback, no
     special tokens, min_frequency 0, the most frequent characters when the alphabet does not
     fit); the trainer's ``tokenizer.json`` as a dict, without the byte tokens."""
-    from ..tokenizer.train import kept_alphabet
-    from ..tokenizer.train import train_counts as train_bpe_counts
+    from ...tokenizer.train import kept_alphabet
+    from ...tokenizer.train import train_counts
 
     room = budget - BYTE_TOKENS
-    return train_bpe_counts(counts, room, alphabet=kept_alphabet(counts, room), show_progress=progress)
+    return train_counts(counts, room, alphabet=kept_alphabet(counts, room), show_progress=progress)
 
 
 def size(trained: dict) -> int:
@@ -244,13 +244,13 @@ def measure_variant(train: Counter, held: Counter, budgets: Sequence[int], *, pr
     started = time.monotonic()
     trainings = 0
     if big is None:
-        big, trainings = train_counts(train, largest, progress=progress), 1
+        big, trainings = train_at_budget(train, largest, progress=progress), 1
     tokens: list[int | None] = []
     vocabularies: list[list[str] | None] = []
     for budget in budgets:
         source = big
         if budget != largest and alphabet > budget - BYTE_TOKENS:  # the kept alphabet differs: no prefix
-            source = train_counts(train, budget, progress=progress)
+            source = train_at_budget(train, budget, progress=progress)
             trainings += 1
         cut = _model_at(source, budget, train, chains)
         tokens.append(None if cut is None else held_out_tokens(cut, held))

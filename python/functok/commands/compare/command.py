@@ -25,8 +25,9 @@ costs the tokens of its UTF-8 bytes instead of being dropped, for the baseline e
 the Functionalizer, so chars/token compares like with like. The vocabulary at exhaustion is
 counted as the paper counts it: the trainer's vocabulary, without the 256 byte tokens.
 
-Corpora, documents and bad input: :mod:`.compare_corpus`; the variants, training and counting:
-:mod:`.compare_train`; the report: :mod:`.compare_report`.
+Corpora, documents and bad input: :mod:`.corpus`; the variants, training and counting:
+:mod:`.train`; the report: :mod:`.report`; the equal-budget table: :mod:`.budgets` and
+:mod:`.budgets_report`.
 """
 
 from __future__ import annotations
@@ -40,16 +41,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..chunks import InputError
-from .compare_corpus import (DEFAULT_HELD_OUT_EVERY, DEFAULT_MAX_LINE, Corpus, default_corpora, load_corpus,
+from ...chunks import InputError
+from .corpus import (DEFAULT_HELD_OUT_EVERY, DEFAULT_MAX_LINE, Corpus, default_corpora, load_corpus,
                              unique_names)
-from ..normalize import nfc
-from ..tokenizer.train import MAX_VOCAB_SIZE
+from ...normalize import nfc
+from ...tokenizer.train import MAX_VOCAB_SIZE
 from . import budgets as equal_budgets
-from . import run_alone
-from .compare_train import (BASELINE, BYTE_TOKENS, EXHAUSTION_VOCAB_SIZE, FUNCTIONALIZER, SPECIAL_TOKENS,
+from .. import run_alone
+from .train import (BASELINE, BYTE_TOKENS, EXHAUSTION_VOCAB_SIZE, FUNCTIONALIZER, SPECIAL_TOKENS,
                             VARIANTS, Variant, count_pretokens, fill_greedy_cache, instruction_tokens, token_count,
-                            train_bpe, vocabulary_for, vocabulary_stats, with_byte_fallback)
+                            train_as_the_paper, vocabulary_for, vocabulary_stats, with_byte_fallback)
 
 __all__ = ["EXHAUSTION_VOCAB_SIZE", "SPECIAL_TOKENS", "Variant", "VARIANTS", "add_command", "compare"]
 
@@ -125,7 +126,7 @@ def measure_exhaustion(c: Counted, held_chars: int, options: Options) -> tuple[d
     """The paper's measurement: train to merge exhaustion, count the vocabulary, encode the
     held-out pre-tokens greedily. Returns the row and the growth curve."""
     variant = c.variant
-    trained = train_bpe(c.train, vocab_size=EXHAUSTION_VOCAB_SIZE, progress=options.progress)
+    trained = train_as_the_paper(c.train, vocab_size=EXHAUSTION_VOCAB_SIZE, progress=options.progress)
     stats = vocabulary_stats(trained, c.train)
     growth = stats.pop("growth")
     vocabulary = vocabulary_for(trained, variant, options.splitter)
@@ -151,9 +152,9 @@ def measure_fixed_size(c: Counted, held: Sequence[str], held_chars: int, options
     """Greedy BPE against optimal segmentation (TSR) with ``options.vocab_size`` tokens in
     all (special, byte and trained tokens), on the held-out pre-tokens. For the
     Functionalizer, the round trip through :meth:`functok.Tokenizer.decode` is checked too."""
-    from ..tokenizer.tsr import measure
+    from ...tokenizer.tsr import measure
 
-    trained = train_bpe(c.train, vocab_size=options.vocab_size - BYTE_TOKENS, progress=options.progress)
+    trained = train_as_the_paper(c.train, vocab_size=options.vocab_size - BYTE_TOKENS, progress=options.progress)
     vocabulary = vocabulary_for(trained, c.variant, options.splitter)
     fill_greedy_cache(vocabulary, c.held, with_byte_fallback(trained))
     tsr = measure(vocabulary, held)  # `functok tsr`'s own count, per pre-token length too
@@ -177,7 +178,7 @@ def measure_fixed_size(c: Counted, held: Sequence[str], held_chars: int, options
 
 def _round_trip(trained: dict, held: Sequence[str], splitter: str) -> dict[str, int]:
     """Held-out documents whose ids decode back to their NFC text, greedy and optimal."""
-    from ..tokenizer import Tokenizer
+    from ...tokenizer import Tokenizer
 
     tok = Tokenizer(with_byte_fallback(trained), splitter=splitter)
     exact = {"documents": len(held), "greedy_exact": 0, "optimal_exact": 0}
@@ -193,7 +194,7 @@ def _round_trip(trained: dict, held: Sequence[str], splitter: str) -> dict[str, 
 
 
 def compare(corpora: Sequence[Corpus], options: Options, log: Callable[[str], None] = lambda s: None) -> dict:
-    from .. import SPEC_VERSION, __version__
+    from ... import SPEC_VERSION, __version__
 
     import os
     import platform
@@ -227,7 +228,7 @@ def compare(corpora: Sequence[Corpus], options: Options, log: Callable[[str], No
 
 
 def run(args: argparse.Namespace) -> int:
-    from . import compare_report
+    from . import report as compare_report
 
     started = time.monotonic()
     try:
@@ -280,8 +281,8 @@ def run(args: argparse.Namespace) -> int:
 def _refuse_output_that_is_input(out: Path, corpora: Sequence[Corpus]) -> None:
     """InputError when a report file would overwrite a corpus file (a file named explicitly is
     read whatever its suffix, so ``--corpus c/report.md --out c`` would)."""
-    from .compare_report import budget_chart_name, chart_name
-    from .corpus import input_file_at, shown
+    from .report import budget_chart_name, chart_name
+    from ..corpus import input_file_at, shown
 
     inputs = [path for corpus in corpora for path in corpus.paths]
     names = ["report.json", "report.md", *(f(c.name) for c in corpora for f in (chart_name, budget_chart_name))]

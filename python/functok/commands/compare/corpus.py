@@ -37,12 +37,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..chunks import InputError
-from .corpus import (TEXT_SUFFIXES, BadRecord, CorpusReader, Document, error_reason, paragraphs, read_text,
+from ...chunks import InputError
+from ..corpus import (DEFAULT_MAX_LINE, TEXT_SUFFIXES, BadRecord, CorpusReader, Document, error_reason, paragraphs, read_text,
                      record_text, shown, unkept)
 
 DEFAULT_HELD_OUT_EVERY = 20
-DEFAULT_MAX_LINE = 100_000
 __all__ = ["TEXT_SUFFIXES", "BadRecord", "Corpus", "Document", "default_corpora", "load_corpus", "paragraphs",
            "read_text", "record_text", "shown", "unique_names"]
 

@@ -1,6 +1,6 @@
 """The output of ``functok compare``: the terminal table, report.md, report.json and the charts.
 
-Every number here comes from the result dict that :func:`functok.commands.compare.compare` returns,
+Every number here comes from the result dict that :func:`functok.commands.compare.command.compare` returns,
 except :data:`PAPER_TABLE2`, the paper's published rows, which the report places beside them.
 The equal-budget table's rows are formatted by :mod:`.budgets`, beside its measurement. The
 charts are SVG written by hand (no plotting library), both by :func:`line_panel`.
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 
-from ..chunks import InputError
+from ...chunks import InputError
 from . import budgets_report as equal_budgets
 
 __all__ = ["PAPER_TABLE2", "budget_chart_name", "check_output", "format_table", "line_panel", "markdown",

@@ -12,15 +12,15 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..encode import FEATURES
-from ..pretokenize import pretokens as codec_pretokens
-from ..normalize import nfc
-from ..opcodes import GROUP_FIRST, GROUP_LAST
-from ..split import split
-from ..tokenizer.bpe import merge_pair
+from ...encode import FEATURES
+from ...pretokenize import pretokens as codec_pretokens
+from ...normalize import nfc
+from ...opcodes import GROUP_FIRST, GROUP_LAST
+from ...split import split
+from ...tokenizer.bpe import merge_pair
 
 __all__ = ["BASELINE", "BYTE_TOKENS", "EXHAUSTION_VOCAB_SIZE", "FUNCTIONALIZER", "SPECIAL_TOKENS", "VARIANTS",
-           "Variant", "count_pretokens", "fill_greedy_cache", "instruction_tokens", "token_count", "train_bpe",
+           "Variant", "count_pretokens", "fill_greedy_cache", "instruction_tokens", "token_count", "train_as_the_paper",
            "vocabulary_for", "vocabulary_stats", "with_byte_fallback"]
 
 EXHAUSTION_VOCAB_SIZE = 4_096_000  # the paper's budget: far more than any corpus can fill
@@ -86,31 +86,14 @@ def count_pretokens(texts: Sequence[str], pretokenize: Callable[[str], list[str]
     return counts
 
 
-def train_bpe(counts: Counter, *, vocab_size: int, progress: bool = False) -> dict:
-    """Train Hugging Face BPE on pre-token counts; return its tokenizer.json as a dict.
+def train_as_the_paper(counts: Counter, *, vocab_size: int, progress: bool = False) -> dict:
+    """The paper's training on pre-token counts (its 5 special tokens, every character, byte
+    fallback off, ``min_frequency`` 0): :func:`functok.tokenizer.train.train_counts`, the trainer
+    ``Tokenizer.train`` uses, with those settings. Its ``tokenizer.json`` as a dict."""
+    from ...tokenizer.train import train_counts
 
-    Each pre-token is fed as its own sequence, as often as it occurs, to a tokenizer with no
-    normalizer and no pre-tokenizer: the trainer's word counts are exactly ``counts``.
-    """
-    from tokenizers import Tokenizer as HFTokenizer
-    from tokenizers import models, trainers
-
-    trainer = trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=list(SPECIAL_TOKENS),
-                                  show_progress=progress)
-    hf = HFTokenizer(models.BPE())
-
-    def batches():
-        batch: list[str] = []
-        for pretoken, times in counts.items():
-            batch.extend([pretoken] * times)
-            if len(batch) >= 8192:
-                yield batch
-                batch = []
-        if batch:
-            yield batch
-
-    hf.train_from_iterator(batches(), trainer, length=sum(counts.values()))  # length: for the bar
-    return json.loads(hf.to_str())
+    return train_counts(counts, vocab_size, special_tokens=SPECIAL_TOKENS, show_progress=progress,
+                        byte_fallback=False)
 
 
 def vocabulary_stats(trained: dict, counts: Counter) -> dict[str, Any]:
@@ -162,7 +145,7 @@ def _growth(made_at: dict[str, int], whole: dict, counts: Counter, start: int, m
 def with_byte_fallback(trained: dict) -> dict:
     """The trained tokenizer.json as :class:`functok.Tokenizer` stores it: byte fallback on,
     the 256 byte tokens after the special tokens (``functok.tokenizer`` does this)."""
-    from ..tokenizer.train import with_byte_tokens
+    from ...tokenizer.train import with_byte_tokens
 
     return with_byte_tokens(trained, list(SPECIAL_TOKENS))
 
@@ -170,8 +153,8 @@ def with_byte_fallback(trained: dict) -> dict:
 def vocabulary_for(trained: dict, variant: Variant, splitter: str):
     """A :class:`functok.tokenizer.vocabulary.Vocabulary` (greedy BPE and optimal DP) over ``variant``'s
     pre-tokens. The Functionalizer goes through :class:`functok.Tokenizer` itself."""
-    from ..tokenizer import Tokenizer
-    from ..tokenizer.external import load_hf
+    from ...tokenizer import Tokenizer
+    from ...tokenizer.external import load_hf
 
     full = with_byte_fallback(trained)
     if variant == FUNCTIONALIZER:
