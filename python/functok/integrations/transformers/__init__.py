@@ -99,7 +99,7 @@ class FunctokTokenizer(PreTrainedTokenizer):
         self.functok = functok_tokenizer if functok_tokenizer is not None else Tokenizer.from_file(functok_file)
         self._functok_specials = dict(self.functok.special_tokens)
         for role in ADDED_NAMES:
-            if kwargs.get(role) is None:
+            if role not in kwargs:  # an explicit None means no such token
                 kwargs[role] = self._default_token(role)
         kwargs.setdefault("auto_map", {"AutoTokenizer": [f"{SHIM_MODULE}.FunctokTokenizer", None]})
         super().__init__(special_tokens_pattern=special_tokens_pattern,
@@ -215,7 +215,8 @@ class FunctokTokenizer(PreTrainedTokenizer):
                        return_overflowing_tokens=return_overflowing_tokens,
                        return_special_tokens_mask=return_special_tokens_mask, return_length=return_length,
                        verbose=verbose)
-        if not isinstance(text, str) or not isinstance(text_pair, (str, type(None))) or is_split_into_words:
+        if (not isinstance(text, str) or not isinstance(text_pair, (str, type(None))) or is_split_into_words
+                or kwargs.get("sanitize_control_tokens")):  # the backend's encode_marked_chat, as it is
             if return_offsets_mapping and not _is_batch_of_texts(text, text_pair, is_split_into_words):
                 raise NotImplementedError("return_offsets_mapping needs text (str), not ids or words")
             return super()._encode_plus(text, text_pair, is_split_into_words=is_split_into_words,
@@ -246,16 +247,20 @@ class FunctokTokenizer(PreTrainedTokenizer):
         encoded = dict(prepared)
         sequence = encoded["input_ids"]
         encoded["input_ids"] = [ids[-1 - m] if m < 0 else m for m in sequence]
+        if options["return_tensors"]:  # as the backend: no tensor of overflowing tokens (nor of their count)
+            encoded.pop("overflowing_tokens", None)
+            encoded.pop("num_truncated_tokens", None)
         if "overflowing_tokens" in encoded:
             encoded["overflowing_tokens"] = [ids[-1 - m] if m < 0 else m for m in encoded["overflowing_tokens"]]
         if return_offsets_mapping:
             encoded["offset_mapping"] = [offsets[-1 - m] if m < 0 else (0, 0) for m in sequence]
-        strategy = options["padding_strategy"]
-        if strategy != PaddingStrategy.DO_NOT_PAD or options["return_attention_mask"] is not False:
+        strategy, mask = options["padding_strategy"], options["return_attention_mask"]
+        if mask is None:  # as prepare_for_model: a mask, empty for an empty text, if the model takes one
+            mask = "attention_mask" in self.model_input_names
+        if strategy != PaddingStrategy.DO_NOT_PAD or mask:
             encoded = self.pad(encoded, padding=strategy.value, max_length=options["max_length"],
                                pad_to_multiple_of=options["pad_to_multiple_of"],
-                               padding_side=options["padding_side"],
-                               return_attention_mask=options["return_attention_mask"])
+                               padding_side=options["padding_side"], return_attention_mask=mask)
         if options["return_length"]:
             encoded["length"] = len(encoded["input_ids"])
         return BatchEncoding(dict(encoded), tensor_type=options["return_tensors"], prepend_batch_axis=True)
