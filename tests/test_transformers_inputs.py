@@ -111,3 +111,46 @@ def test_the_empty_text_has_an_empty_mask(hf):
     assert dict(hf("")) == {"input_ids": [], "attention_mask": []}
     assert dict(hf("", return_attention_mask=False)) == {"input_ids": []}
     assert dict(hf(["", "Hi"]))["attention_mask"][0] == []
+
+
+# --- 19. a tampered saved folder -----------------------------------------------------------
+
+def tamper(folder, change) -> None:
+    path = folder / "tokenizer_config.json"
+    config = json.loads(path.read_text(encoding="utf-8"))
+    change(config["added_tokens_decoder"])
+    path.write_text(json.dumps(config), encoding="utf-8")
+
+
+def move(decoder, text: str, id: int) -> None:
+    old = next(k for k, v in decoder.items() if v["content"] == text)
+    decoder[str(id)] = decoder.pop(old)
+
+
+@pytest.mark.parametrize("case", ["pad-at-a", "eos-at-a-functok-special", "functok-special-moved"])
+def test_a_tampered_added_token_is_refused(tmp_path, case):
+    tok = train(special_tokens=["<s>"])
+    FunctokTokenizer(functok_tokenizer=tok).save_pretrained(tmp_path)
+    a = tok.token_to_id("a")
+    change = {"pad-at-a": lambda d: move(d, "<|pad|>", a),
+              "eos-at-a-functok-special": lambda d: move(d, "<|eos|>", 0),
+              "functok-special-moved": lambda d: move(d, "<s>", tok.vocab_size + 9)}[case]
+    tamper(tmp_path, change)
+    for load in (FunctokTokenizer.from_pretrained, transformers.AutoTokenizer.from_pretrained):
+        with pytest.raises(functok.TokenizerFileError) as raised:
+            load(tmp_path)
+        assert raised.value.file.endswith("tokenizer_config.json") and "added_tokens_decoder" in raised.value.where
+
+
+def test_an_untampered_folder_with_added_tokens_loads(tok, tmp_path):
+    hf = FunctokTokenizer(functok_tokenizer=tok)
+    hf.add_tokens(["<tool>", "hello"])  # "hello" is a functok token: added at its own id
+    hf.save_pretrained(tmp_path)
+    back = FunctokTokenizer.from_pretrained(tmp_path)
+    assert back.get_vocab() == hf.get_vocab()
+
+
+def test_a_mismatched_added_token_passed_in_is_refused(tok):
+    with pytest.raises(ValueError, match="added_tokens_decoder"):
+        FunctokTokenizer(functok_tokenizer=tok,
+                         added_tokens_decoder={tok.token_to_id("a"): transformers.AddedToken("<|pad|>", special=True)})

@@ -20,6 +20,7 @@ and ``save_pretrained`` writes the functok tokenizer file (``functok.json``) bes
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,11 +29,11 @@ from typing import Any
 from transformers import AutoTokenizer, PreTrainedConfig, PreTrainedTokenizer
 from transformers.tokenization_utils_base import BatchEncoding, PaddingStrategy, TruncationStrategy
 
-from ...tokenizer import Tokenizer
+from ...tokenizer import Tokenizer, TokenizerFileError
 from .streaming import _ID_ERRORS, FunctokDecodeStream, FunctokStreamer, _counted_from
 
-__all__ = ["FUNCTOK_FILE", "FunctokConfig", "FunctokDecodeStream", "FunctokStreamer", "FunctokTokenizer",
-           "register"]
+__all__ = ["FUNCTOK_FILE", "AddedTokenMismatch", "FunctokConfig", "FunctokDecodeStream", "FunctokStreamer",
+           "FunctokTokenizer", "register"]
 
 FUNCTOK_FILE = "functok.json"  # not tokenizer.json: AutoTokenizer would read that as a `tokenizers` file
 SHIM_MODULE = "tokenization_functok"
@@ -46,6 +47,19 @@ ROLE_NAMES = {
 }
 # What the wrapper adds at the end of the vocabulary for a role the functok tokenizer has no token for.
 ADDED_NAMES = {"bos_token": "<|bos|>", "eos_token": "<|eos|>", "unk_token": "<|unk|>", "pad_token": "<|pad|>"}
+
+
+class AddedTokenMismatch(ValueError):
+    """An added token that contradicts the functok tokenizer: ``where`` in the
+    ``added_tokens_decoder`` (a JSON path), ``problem`` what was expected there. Loading a saved
+    folder raises it as a :class:`functok.TokenizerFileError` of ``tokenizer_config.json``."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        self.where, self.problem = where, problem
+        super().__init__(f"added_tokens_decoder: {where}: {problem}")
+
+    def __reduce__(self):
+        return (AddedTokenMismatch, (self.where, self.problem))
 
 
 class FunctokConfig(PreTrainedConfig):
@@ -98,6 +112,7 @@ class FunctokTokenizer(PreTrainedTokenizer):
             raise ValueError("pass a functok tokenizer file or functok_tokenizer=, exactly one of them")
         self.functok = functok_tokenizer if functok_tokenizer is not None else Tokenizer.from_file(functok_file)
         self._functok_specials = dict(self.functok.special_tokens)
+        self._check_added_tokens(kwargs.get("added_tokens_decoder") or {})
         for role in ADDED_NAMES:
             if role not in kwargs:  # an explicit None means no such token
                 kwargs[role] = self._default_token(role)
@@ -110,6 +125,32 @@ class FunctokTokenizer(PreTrainedTokenizer):
         # skipped by skip_special_tokens.
         self._add_tokens(sorted(set(self._functok_specials) - set(self.all_special_tokens),
                                 key=self._functok_specials.get), special_tokens=True)
+
+    @classmethod
+    def _from_pretrained(cls, resolved_vocab_files, *args, **kwargs):
+        """The backend's loading, and an added token that contradicts the functok file named as
+        an error of ``tokenizer_config.json``."""
+        config_file = resolved_vocab_files.get("tokenizer_config_file")
+        try:
+            return super()._from_pretrained(resolved_vocab_files, *args, **kwargs)
+        except AddedTokenMismatch as error:
+            raise TokenizerFileError(str(config_file), error.where, error.problem) from None
+
+    def _check_added_tokens(self, added: dict) -> None:
+        """Refuse an added token (of a saved ``added_tokens_decoder``) whose id is a functok
+        token's with another text, or whose text is a functok token's with another id: its
+        ids would decode as another text (a pad that skip_special_tokens leaves in)."""
+        for id, token in added.items():
+            text = str(token)
+            where = f"$.added_tokens_decoder[{json.dumps(str(id))}]"
+            own_text, own_id = self.functok.id_to_token(int(id)), self.functok.token_to_id(text)
+            if int(id) < 0:
+                raise AddedTokenMismatch(where, f"expected an id of at least 0, got {id}")
+            if own_text is not None and own_text != text:
+                raise AddedTokenMismatch(where, f"expected {own_text!r}, the functok token with this id, "
+                                                f"got {text!r}")
+            if own_id is not None and own_id != int(id):
+                raise AddedTokenMismatch(where, f"expected the id {own_id} of the functok token {text!r}")
 
     @classmethod
     def register_for_auto_class(cls, auto_class: str = "AutoTokenizer") -> None:
