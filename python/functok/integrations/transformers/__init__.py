@@ -30,6 +30,7 @@ from transformers import AutoTokenizer, PreTrainedConfig, PreTrainedTokenizer
 from transformers.tokenization_utils_base import BatchEncoding, PaddingStrategy, TruncationStrategy
 
 from ...tokenizer import Tokenizer, TokenizerFileError
+from .alignment import EncodedText, FunctokEncoding
 from .streaming import _ID_ERRORS, FunctokDecodeStream, FunctokStreamer, _counted_from
 
 __all__ = ["FUNCTOK_FILE", "AddedTokenMismatch", "FunctokConfig", "FunctokDecodeStream", "FunctokStreamer",
@@ -217,24 +218,33 @@ class FunctokTokenizer(PreTrainedTokenizer):
         """The ids of ``text`` and the span of the text each comes from (None with
         ``offsets=False``, which saves their cost): functok encodes each stretch between added
         tokens (all of it with ``split_special_tokens=True``)."""
+        encoded = self._encoded_text(text, split_special_tokens)
+        return encoded.ids, encoded.offsets if offsets else None
+
+    def _encoded_text(self, text: str, split_special_tokens: bool, split_words: list | None = None) -> EncodedText:
         if not isinstance(text, str):
             raise TypeError(f"expected str, not {type(text).__name__}")
         parts = [text] if split_special_tokens else self.tokens_trie.split(text)
-        ids: list[int] = []
-        spans: list[tuple[int, int]] = []
+        runs = []
         start = 0
         for part in parts:
             added = None if split_special_tokens else self._added_tokens_encoder.get(part)
             if added is not None:
-                ids.append(added)
-                spans.append((start, start + len(part)))
+                runs.append((start, start + len(part), added))
             elif part:
-                encoding = self.functok.encode(part, disallowed_special=())
-                ids.extend(encoding.ids)
-                if offsets:
-                    spans.extend((a + start, b + start) for a, b in encoding.offsets)
+                runs.append((start, start + len(part), self.functok.encode(part, disallowed_special=())))
             start += len(part)
-        return ids, spans if offsets else None
+        return EncodedText(self.functok, text, runs, split_words)
+
+    def _encoded_words(self, words: Sequence[str], split_special_tokens: bool) -> EncodedText:
+        """Words given already split, as the byte-level tokenizers of transformers take them
+        (``add_prefix_space=True``): each after a space, so the ids are those of
+        ``" " + " ".join(words)``; the caller's words are the words of the alignment."""
+        spans, at = [], 0
+        for word in words:
+            spans.append((at + 1, at + 1 + len(word)))
+            at += 1 + len(word)
+        return self._encoded_text("".join(" " + w for w in words), split_special_tokens, spans)
 
     def _encode_plus(self, text, text_pair=None, add_special_tokens: bool = True,
                      padding_strategy: PaddingStrategy = PaddingStrategy.DO_NOT_PAD,
@@ -245,9 +255,10 @@ class FunctokTokenizer(PreTrainedTokenizer):
                      return_attention_mask: bool | None = None, return_overflowing_tokens: bool = False,
                      return_special_tokens_mask: bool = False, return_offsets_mapping: bool = False,
                      return_length: bool = False, verbose: bool = True, **kwargs: Any) -> BatchEncoding:
-        """One text (or pair of texts) here; a batch, or ids or words given already split, go
-        to the Python backend, which calls this for each text of a batch."""
+        """One text, or words given split (or a pair of them), here; a batch goes to the Python
+        backend, which calls this for each row, and so do ids and a sanitized chat."""
         split_special_tokens = kwargs.pop("split_special_tokens", self.split_special_tokens)
+        rows = kwargs.pop("_functok_rows", None)  # a batch's rows, collected for their alignment
         options = dict(add_special_tokens=add_special_tokens, padding_strategy=padding_strategy,
                        truncation_strategy=truncation_strategy, max_length=max_length, stride=stride,
                        pad_to_multiple_of=pad_to_multiple_of, padding_side=padding_side,
@@ -256,27 +267,56 @@ class FunctokTokenizer(PreTrainedTokenizer):
                        return_overflowing_tokens=return_overflowing_tokens,
                        return_special_tokens_mask=return_special_tokens_mask, return_length=return_length,
                        verbose=verbose)
-        if (not isinstance(text, str) or not isinstance(text_pair, (str, type(None))) or is_split_into_words
-                or kwargs.get("sanitize_control_tokens")):  # the backend's encode_marked_chat, as it is
-            if return_offsets_mapping and not _is_batch_of_texts(text, text_pair, is_split_into_words):
-                raise NotImplementedError("return_offsets_mapping needs text (str), not ids or words")
-            return super()._encode_plus(text, text_pair, is_split_into_words=is_split_into_words,
-                                        return_offsets_mapping=return_offsets_mapping,
-                                        split_special_tokens=split_special_tokens, **options, **kwargs)
-        split = {"split_special_tokens": split_special_tokens, "offsets": return_offsets_mapping}
-        first = self.ids_and_offsets(text, **split)
-        second = None if text_pair is None else self.ids_and_offsets(text_pair, **split)
-        return self._prepare_with_offsets(first, second, return_offsets_mapping, options)
+        backend = dict(is_split_into_words=is_split_into_words, return_offsets_mapping=return_offsets_mapping,
+                       split_special_tokens=split_special_tokens, **options, **kwargs)
+        if _is_batch(text, is_split_into_words):
+            return self._encode_batch(text, text_pair, backend)
+        first, second = (None if t is None else self._source(t, is_split_into_words, split_special_tokens, kwargs)
+                         for t in (text, text_pair))
+        if first is None or (text_pair is not None and second is None):  # ids, or a sanitized chat
+            if return_offsets_mapping:
+                raise NotImplementedError("return_offsets_mapping needs text (str) or words, not ids "
+                                          "(nor a chat with sanitize_control_tokens=True)")
+            return super()._encode_plus(text, text_pair, **backend)
+        encoded = self._prepare_with_offsets(first, second, return_offsets_mapping, options)
+        if rows is not None:
+            rows.append(encoded.encodings[0])
+        return encoded
 
-    def _prepare_with_offsets(self, first, second, return_offsets_mapping: bool, options: dict) -> BatchEncoding:
-        """``prepare_for_model`` (special tokens, truncation, padding) with each id's offsets
+    def _source(self, text, is_split_into_words: bool, split_special_tokens: bool, kwargs: dict):
+        """The :class:`EncodedText` of a text or of words, or None for what the backend encodes."""
+        if kwargs.get("sanitize_control_tokens"):
+            return None
+        if isinstance(text, str):  # a one-word row of a batch comes as its word (the backend's unwrapping)
+            return self._encoded_words([text], split_special_tokens) if is_split_into_words else \
+                self._encoded_text(text, split_special_tokens)
+        if is_split_into_words and isinstance(text, (list, tuple)) and all(isinstance(w, str) for w in text):
+            return self._encoded_words(text, split_special_tokens)
+        return None
+
+    def _encode_batch(self, text, text_pair, backend: dict) -> BatchEncoding:
+        """The backend's batch, and the alignment of its rows, padded as they were."""
+        rows: list[FunctokEncoding] = []
+        batch = super()._encode_plus(text, text_pair, _functok_rows=rows, **backend)
+        ids = batch["input_ids"]
+        if len(rows) != len(text) or len(ids) != len(rows):  # some rows were ids: no alignment
+            return batch
+        side = backend["padding_side"] or self.padding_side
+        encodings = [row.padded(list(map(int, padded)), side) for row, padded in zip(rows, ids)]
+        return BatchEncoding(batch.data, encoding=encodings, n_sequences=encodings[0].n_sequences if encodings else None)
+
+    def _prepare_with_offsets(self, first: EncodedText, second: EncodedText | None, return_offsets_mapping: bool,
+                              options: dict) -> BatchEncoding:
+        """``prepare_for_model`` (special tokens, truncation, padding) with each id's origin
         carried along: it is run on markers (-1, -2, ...: negative, so never a token id) in
         place of the ids, so that whatever it keeps, drops or adds, each kept marker names the
-        id and the offsets it stands for, and every other id was added (offsets ``(0, 0)``)."""
-        ids = first[0] + (second[0] if second else [])
-        offsets = (first[1] or []) + ((second[1] or []) if second else [])
+        id it stands for (its text, offsets and word), and every other id was added (offsets
+        ``(0, 0)``, no word)."""
+        texts = [first] if second is None else [first, second]
+        ids = [i for t in texts for i in t.ids]
+        places = [(s, k) for s, t in enumerate(texts) for k in range(len(t.ids))]
         markers = [-1 - k for k in range(len(ids))]
-        n = len(first[0])
+        n = len(first.ids)
         prepared = self.prepare_for_model(
             markers[:n], pair_ids=markers[n:] if second is not None else None,
             add_special_tokens=options["add_special_tokens"], padding=PaddingStrategy.DO_NOT_PAD.value,
@@ -288,13 +328,16 @@ class FunctokTokenizer(PreTrainedTokenizer):
         encoded = dict(prepared)
         sequence = encoded["input_ids"]
         encoded["input_ids"] = [ids[-1 - m] if m < 0 else m for m in sequence]
+        layout = [places[-1 - m] if m < 0 else None for m in sequence]
         if options["return_tensors"]:  # as the backend: no tensor of overflowing tokens (nor of their count)
             encoded.pop("overflowing_tokens", None)
             encoded.pop("num_truncated_tokens", None)
         if "overflowing_tokens" in encoded:
             encoded["overflowing_tokens"] = [ids[-1 - m] if m < 0 else m for m in encoded["overflowing_tokens"]]
         if return_offsets_mapping:
-            encoded["offset_mapping"] = [offsets[-1 - m] if m < 0 else (0, 0) for m in sequence]
+            offsets = [t.offsets for t in texts]
+            encoded["offset_mapping"] = [(0, 0) if p is None else offsets[p[0]][p[1]] for p in layout]
+        unpadded = encoded["input_ids"]
         strategy, mask = options["padding_strategy"], options["return_attention_mask"]
         if mask is None:  # as prepare_for_model: a mask, empty for an empty text, if the model takes one
             mask = "attention_mask" in self.model_input_names
@@ -304,7 +347,10 @@ class FunctokTokenizer(PreTrainedTokenizer):
                                padding_side=options["padding_side"], return_attention_mask=mask)
         if options["return_length"]:
             encoded["length"] = len(encoded["input_ids"])
-        return BatchEncoding(dict(encoded), tensor_type=options["return_tensors"], prepend_batch_axis=True)
+        row = FunctokEncoding(unpadded, layout, texts, self.convert_ids_to_tokens)
+        row = row.padded(list(encoded["input_ids"]), options["padding_side"] or self.padding_side)
+        return BatchEncoding(dict(encoded), encoding=[row], tensor_type=options["return_tensors"],
+                             prepend_batch_axis=True)
 
     def _pad(self, encoded_inputs, max_length=None, padding_strategy=PaddingStrategy.DO_NOT_PAD,
              pad_to_multiple_of=None, padding_side=None, return_attention_mask=None) -> dict:
@@ -350,11 +396,13 @@ class FunctokTokenizer(PreTrainedTokenizer):
         return FunctokDecodeStream(self, skip_special_tokens=skip_special_tokens, errors=errors)
 
 
-def _is_batch_of_texts(text, text_pair, is_split_into_words: bool) -> bool:
-    """Is this a batch the backend splits into texts (each then comes back to ``_encode_plus``)?"""
-    texts = text if isinstance(text, (list, tuple)) else None
-    return (not is_split_into_words and bool(texts) and all(isinstance(t, (str, tuple, list)) for t in texts)
-            and not isinstance(texts[0], int))
+def _is_batch(text, is_split_into_words: bool) -> bool:
+    """Is this a batch (the Python backend's test), each row of which comes back to ``_encode_plus``?"""
+    if not isinstance(text, (list, tuple)):
+        return False
+    if not text:
+        return not is_split_into_words
+    return isinstance(text[0], (list, tuple)) or (not is_split_into_words and isinstance(text[0], str))
 
 
 def register() -> None:
