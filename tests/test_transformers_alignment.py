@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import functok
 
 transformers = pytest.importorskip("transformers")
-from test_transformers import TEXT, TEXTS, train  # noqa: E402
+from test_transformers import TEXT, TEXTS, fusion_modes, train  # noqa: E402
 
 from functok.integrations.transformers import FunctokTokenizer  # noqa: E402
 
@@ -156,3 +156,26 @@ def test_split_words_follow_transformers_byte_level_tokenizers():
     words = ["hello", "World"]
     assert gpt2(words, is_split_into_words=True)["input_ids"] == gpt2(" hello World")["input_ids"]
     assert gpt2(words, is_split_into_words=True).word_ids() == [0] * 6 + [1] * 6
+
+
+def test_two_pieces_in_one_nfc_span(hf):
+    """':U' + two graves: NFC makes 'Ù' + grave, two pieces that both report the span (1, 4)
+    (spec 4.4). Tokens keep the order of their pieces: all go to the first."""
+    enc = hf(":U\u0300\u0300", return_offsets_mapping=True)
+    assert piece_spans(hf, ":U\u0300\u0300") == [(0, 4), (1, 4)]
+    assert enc.word_ids()[1:-1] == [0] * (len(enc["input_ids"]) - 2)
+    assert enc.word_to_tokens(1) is None
+
+
+@pytest.mark.parametrize("mode", fusion_modes(), ids=lambda m: "-".join(f"{k}={v}" for k, v in m.items()))
+def test_every_pre_token_mode_aligns(mode):
+    """With fuse, a pre-token (and a token) can hold several pieces: its word is its first's."""
+    hf = FunctokTokenizer(functok_tokenizer=train(**mode))
+    for text in TEXTS:
+        enc = hf(text, return_offsets_mapping=True)
+        offsets, words, pieces = enc["offset_mapping"], enc.word_ids(), piece_spans(hf, text)
+        assert words == sorted(words)
+        assert all(pieces[w][0] <= a < pieces[w][1] for w, (a, _) in zip(words, offsets))
+        for c in range(len(text)):  # (functok's offsets can miss a space under fuse="all": then None)
+            holders = [k for k, (a, b) in enumerate(offsets) if a <= c < b]
+            assert enc.char_to_token(c) == (holders[0] if holders else None)

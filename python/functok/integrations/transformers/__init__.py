@@ -83,7 +83,8 @@ class FunctokTokenizer(PreTrainedTokenizer):
 
     **Special tokens.** Each of bos, eos, unk and pad is, in this order: the token passed in
     (``bos_token=...``); else a special token of the functok tokenizer whose text names the role
-    (``<s>``, ``</s>``, ``<|endoftext|>``, ``<pad>``, ``<unk>``... see ``ROLE_NAMES``); else a new
+    (``<s>``, ``</s>``, ``<|endoftext|>``, ``<pad>``, ``<unk>``... see ``ROLE_NAMES``; ``None``
+    passed in means none); else a new
     token (``<|bos|>``, ``<|eos|>``, ``<|unk|>``, ``<|pad|>``) added *after* the vocabulary, at ids
     ``vocab_size``, ``vocab_size + 1``... in the order bos, eos, unk, pad. The functok tokenizer
     never needs unk (a character it lacks is written in byte-fallback tokens); ``transformers``
@@ -96,7 +97,10 @@ class FunctokTokenizer(PreTrainedTokenizer):
     of a text (``_encode_plus``: functok encodes the text between added tokens, so that
     normalization and pre-tokens are functok's, and ``return_offsets_mapping=True`` gives the
     offsets of :attr:`functok.Encoding.offsets`, ``(0, 0)`` for added special and pad tokens, and
-    survives truncation and padding on either side), ``_pad`` (pads the offsets) and ``_decode``
+    survives truncation and padding on either side; the ``BatchEncoding`` has ``word_ids()``,
+    ``char_to_token()``... from them: :mod:`.alignment`; words given split are each after a space,
+    as transformers' byte-level tokenizers with ``add_prefix_space=True`` take them), ``_pad``
+    (pads the offsets) and ``_decode``
     (:meth:`functok.Tokenizer.decode` between added tokens; ``errors="replace"`` by default, so a
     malformed stream a model wrote decodes leniently; pass ``errors="strict"`` to raise).
     """

@@ -8,7 +8,8 @@ as ``" world"`` or ``","``, before the pieces become pre-tokens), and each added
 is a word of its own. Words given already split (``is_split_into_words=True``) are the caller's
 words: the text is ``"".join(" " + word for word in words)`` and the space before a word is
 part of it. A token belongs to the word its first character is in (a token never spans two
-pieces, except when ``fuse`` joins pieces into one pre-token).
+pieces, except when ``fuse`` joins pieces into one pre-token; where NFC merges the characters of
+two pieces, the first piece has the tokens).
 
 Offsets, words and tokens are computed when first asked for, so that encoding without them
 costs nothing more.
@@ -68,9 +69,21 @@ class EncodedText:
     @cached_property
     def words(self) -> list[int]:
         """The word of each id: the word its first character is in. A word's own span starts at
-        its first character, or at the space before it for words given split."""
+        its first character, or at the space before it for words given split. Tokens come in
+        the order of their words, so each word is looked for from the last one on: where NFC
+        merged the characters of two pieces into one span (spec 4.4), both report it, and its
+        tokens go to the first."""
         starts = [a - 1 if self._split_words is not None else a for a, _ in self.word_spans]
-        return [max(bisect_right(starts, a) - 1, 0) for a, _ in self.offsets]
+        ends = [b for _, b in self.word_spans]
+        out: list[int] = []
+        word = 0
+        for a, _ in self.offsets:
+            while word < len(starts) and not starts[word] <= a < ends[word] and starts[word] <= a:
+                word += 1
+            if word == len(starts) or starts[word] > a:  # in no word from here on: the word it starts in
+                word = max(bisect_right(starts, a) - 1, 0)
+            out.append(word)
+        return out
 
 
 class FunctokEncoding:
