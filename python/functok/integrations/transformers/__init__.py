@@ -318,7 +318,6 @@ class FunctokTokenizer(PreTrainedTokenizer):
         ``(0, 0)``, no word)."""
         texts = [first] if second is None else [first, second]
         ids = [i for t in texts for i in t.ids]
-        places = [(s, k) for s, t in enumerate(texts) for k in range(len(t.ids))]
         markers = [-1 - k for k in range(len(ids))]
         n = len(first.ids)
         prepared = self.prepare_for_model(
@@ -332,7 +331,7 @@ class FunctokTokenizer(PreTrainedTokenizer):
         encoded = dict(prepared)
         sequence = encoded["input_ids"]
         encoded["input_ids"] = [ids[-1 - m] if m < 0 else m for m in sequence]
-        layout = [places[-1 - m] if m < 0 else None for m in sequence]
+        layout = [None if m >= 0 else (0, -1 - m) if -1 - m < n else (1, -1 - m - n) for m in sequence]
         if options["return_tensors"]:  # as the backend: no tensor of overflowing tokens (nor of their count)
             encoded.pop("overflowing_tokens", None)
             encoded.pop("num_truncated_tokens", None)

@@ -110,7 +110,7 @@ class FunctokEncoding:
     def padded(self, ids: Sequence[int], side: str) -> FunctokEncoding:
         """This row padded to ``ids`` (the padded row) on ``side``."""
         fill: list[tuple[int, int] | None] = [None] * (len(ids) - len(self._layout))
-        layout = fill + self._layout if side == "left" else self._layout + fill
+        layout = self._layout if not fill else fill + self._layout if side == "left" else self._layout + fill
         return FunctokEncoding(ids, layout, self._texts, self._tokens_of)
 
     @property
