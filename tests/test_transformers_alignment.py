@@ -179,3 +179,14 @@ def test_every_pre_token_mode_aligns(mode):
         for c in range(len(text)):  # (functok's offsets can miss a space under fuse="all": then None)
             holders = [k for k, (a, b) in enumerate(offsets) if a <= c < b]
             assert enc.char_to_token(c) == (holders[0] if holders else None)
+
+
+def test_assistant_tokens_mask_reads_the_alignment(hf_exact):
+    """apply_chat_template(return_assistant_tokens_mask=True) reads encodings[i].offsets."""
+    template = ("{% for m in messages %}{% if m.role == 'assistant' %}{% generation %}{{ m.content }}"
+                "{% endgeneration %}{% else %}{{ m.content }}{% endif %}{{ eos_token }}{% endfor %}")
+    chat = [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello wörld"}]
+    out = hf_exact.apply_chat_template(chat, chat_template=template, return_assistant_tokens_mask=True,
+                                       return_dict=True)
+    kept = [i for i, m in zip(out["input_ids"], out["assistant_masks"]) if m]
+    assert hf_exact.decode(kept) == "Hello wörld"
