@@ -20,19 +20,21 @@ and ``save_pretrained`` writes the functok tokenizer file (``functok.json``) bes
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from transformers import AutoTokenizer, PreTrainedConfig, PreTrainedTokenizer
-from transformers.generation.streamers import BaseStreamer
 from transformers.tokenization_utils_base import BatchEncoding, PaddingStrategy, TruncationStrategy
 
-from ..tokenizer import ByteFallbackError, DecodeStream, TokenFormatError, Tokenizer, UnknownTokenIdError
+from ...tokenizer import Tokenizer, TokenizerFileError
+from .alignment import EncodedText, FunctokEncoding
+from .streaming import _ID_ERRORS, FunctokDecodeStream, FunctokStreamer, _counted_from
 
-__all__ = ["FUNCTOK_FILE", "FunctokConfig", "FunctokDecodeStream", "FunctokStreamer", "FunctokTokenizer",
-           "register"]
+__all__ = ["FUNCTOK_FILE", "AddedTokenMismatch", "FunctokConfig", "FunctokDecodeStream", "FunctokStreamer",
+           "FunctokTokenizer", "register"]
 
 FUNCTOK_FILE = "functok.json"  # not tokenizer.json: AutoTokenizer would read that as a `tokenizers` file
 SHIM_MODULE = "tokenization_functok"
@@ -46,6 +48,19 @@ ROLE_NAMES = {
 }
 # What the wrapper adds at the end of the vocabulary for a role the functok tokenizer has no token for.
 ADDED_NAMES = {"bos_token": "<|bos|>", "eos_token": "<|eos|>", "unk_token": "<|unk|>", "pad_token": "<|pad|>"}
+
+
+class AddedTokenMismatch(ValueError):
+    """An added token that contradicts the functok tokenizer: ``where`` in the
+    ``added_tokens_decoder`` (a JSON path), ``problem`` what was expected there. Loading a saved
+    folder raises it as a :class:`functok.TokenizerFileError` of ``tokenizer_config.json``."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        self.where, self.problem = where, problem
+        super().__init__(f"added_tokens_decoder: {where}: {problem}")
+
+    def __reduce__(self):
+        return (AddedTokenMismatch, (self.where, self.problem))
 
 
 class FunctokConfig(PreTrainedConfig):
@@ -68,7 +83,8 @@ class FunctokTokenizer(PreTrainedTokenizer):
 
     **Special tokens.** Each of bos, eos, unk and pad is, in this order: the token passed in
     (``bos_token=...``); else a special token of the functok tokenizer whose text names the role
-    (``<s>``, ``</s>``, ``<|endoftext|>``, ``<pad>``, ``<unk>``... see ``ROLE_NAMES``); else a new
+    (``<s>``, ``</s>``, ``<|endoftext|>``, ``<pad>``, ``<unk>``... see ``ROLE_NAMES``; ``None``
+    passed in means none); else a new
     token (``<|bos|>``, ``<|eos|>``, ``<|unk|>``, ``<|pad|>``) added *after* the vocabulary, at ids
     ``vocab_size``, ``vocab_size + 1``... in the order bos, eos, unk, pad. The functok tokenizer
     never needs unk (a character it lacks is written in byte-fallback tokens); ``transformers``
@@ -81,7 +97,10 @@ class FunctokTokenizer(PreTrainedTokenizer):
     of a text (``_encode_plus``: functok encodes the text between added tokens, so that
     normalization and pre-tokens are functok's, and ``return_offsets_mapping=True`` gives the
     offsets of :attr:`functok.Encoding.offsets`, ``(0, 0)`` for added special and pad tokens, and
-    survives truncation and padding on either side), ``_pad`` (pads the offsets) and ``_decode``
+    survives truncation and padding on either side; the ``BatchEncoding`` has ``word_ids()``,
+    ``char_to_token()``... from them: :mod:`.alignment`; words given split are each after a space,
+    as transformers' byte-level tokenizers with ``add_prefix_space=True`` take them), ``_pad``
+    (pads the offsets) and ``_decode``
     (:meth:`functok.Tokenizer.decode` between added tokens; ``errors="replace"`` by default, so a
     malformed stream a model wrote decodes leniently; pass ``errors="strict"`` to raise).
     """
@@ -98,8 +117,9 @@ class FunctokTokenizer(PreTrainedTokenizer):
             raise ValueError("pass a functok tokenizer file or functok_tokenizer=, exactly one of them")
         self.functok = functok_tokenizer if functok_tokenizer is not None else Tokenizer.from_file(functok_file)
         self._functok_specials = dict(self.functok.special_tokens)
+        self._check_added_tokens(kwargs.get("added_tokens_decoder") or {})
         for role in ADDED_NAMES:
-            if kwargs.get(role) is None:
+            if role not in kwargs:  # an explicit None means no such token
                 kwargs[role] = self._default_token(role)
         kwargs.setdefault("auto_map", {"AutoTokenizer": [f"{SHIM_MODULE}.FunctokTokenizer", None]})
         super().__init__(special_tokens_pattern=special_tokens_pattern,
@@ -110,6 +130,32 @@ class FunctokTokenizer(PreTrainedTokenizer):
         # skipped by skip_special_tokens.
         self._add_tokens(sorted(set(self._functok_specials) - set(self.all_special_tokens),
                                 key=self._functok_specials.get), special_tokens=True)
+
+    @classmethod
+    def _from_pretrained(cls, resolved_vocab_files, *args, **kwargs):
+        """The backend's loading, and an added token that contradicts the functok file named as
+        an error of ``tokenizer_config.json``."""
+        config_file = resolved_vocab_files.get("tokenizer_config_file")
+        try:
+            return super()._from_pretrained(resolved_vocab_files, *args, **kwargs)
+        except AddedTokenMismatch as error:
+            raise TokenizerFileError(str(config_file), error.where, error.problem) from None
+
+    def _check_added_tokens(self, added: dict) -> None:
+        """Refuse an added token (of a saved ``added_tokens_decoder``) whose id is a functok
+        token's with another text, or whose text is a functok token's with another id: its
+        ids would decode as another text (a pad that skip_special_tokens leaves in)."""
+        for id, token in added.items():
+            text = str(token)
+            where = f"$.added_tokens_decoder[{json.dumps(str(id))}]"
+            own_text, own_id = self.functok.id_to_token(int(id)), self.functok.token_to_id(text)
+            if int(id) < 0:
+                raise AddedTokenMismatch(where, f"expected an id of at least 0, got {id}")
+            if own_text is not None and own_text != text:
+                raise AddedTokenMismatch(where, f"expected {own_text!r}, the functok token with this id, "
+                                                f"got {text!r}")
+            if own_id is not None and own_id != int(id):
+                raise AddedTokenMismatch(where, f"expected the id {own_id} of the functok token {text!r}")
 
     @classmethod
     def register_for_auto_class(cls, auto_class: str = "AutoTokenizer") -> None:
@@ -176,24 +222,33 @@ class FunctokTokenizer(PreTrainedTokenizer):
         """The ids of ``text`` and the span of the text each comes from (None with
         ``offsets=False``, which saves their cost): functok encodes each stretch between added
         tokens (all of it with ``split_special_tokens=True``)."""
+        encoded = self._encoded_text(text, split_special_tokens)
+        return encoded.ids, encoded.offsets if offsets else None
+
+    def _encoded_text(self, text: str, split_special_tokens: bool, split_words: list | None = None) -> EncodedText:
         if not isinstance(text, str):
             raise TypeError(f"expected str, not {type(text).__name__}")
         parts = [text] if split_special_tokens else self.tokens_trie.split(text)
-        ids: list[int] = []
-        spans: list[tuple[int, int]] = []
+        runs = []
         start = 0
         for part in parts:
             added = None if split_special_tokens else self._added_tokens_encoder.get(part)
             if added is not None:
-                ids.append(added)
-                spans.append((start, start + len(part)))
+                runs.append((start, start + len(part), added))
             elif part:
-                encoding = self.functok.encode(part, disallowed_special=())
-                ids.extend(encoding.ids)
-                if offsets:
-                    spans.extend((a + start, b + start) for a, b in encoding.offsets)
+                runs.append((start, start + len(part), self.functok.encode(part, disallowed_special=())))
             start += len(part)
-        return ids, spans if offsets else None
+        return EncodedText(self.functok, text, runs, split_words)
+
+    def _encoded_words(self, words: Sequence[str], split_special_tokens: bool) -> EncodedText:
+        """Words given already split, as the byte-level tokenizers of transformers take them
+        (``add_prefix_space=True``): each after a space, so the ids are those of
+        ``" " + " ".join(words)``; the caller's words are the words of the alignment."""
+        spans, at = [], 0
+        for word in words:
+            spans.append((at + 1, at + 1 + len(word)))
+            at += 1 + len(word)
+        return self._encoded_text("".join(" " + w for w in words), split_special_tokens, spans)
 
     def _encode_plus(self, text, text_pair=None, add_special_tokens: bool = True,
                      padding_strategy: PaddingStrategy = PaddingStrategy.DO_NOT_PAD,
@@ -204,9 +259,10 @@ class FunctokTokenizer(PreTrainedTokenizer):
                      return_attention_mask: bool | None = None, return_overflowing_tokens: bool = False,
                      return_special_tokens_mask: bool = False, return_offsets_mapping: bool = False,
                      return_length: bool = False, verbose: bool = True, **kwargs: Any) -> BatchEncoding:
-        """One text (or pair of texts) here; a batch, or ids or words given already split, go
-        to the Python backend, which calls this for each text of a batch."""
+        """One text, or words given split (or a pair of them), here; a batch goes to the Python
+        backend, which calls this for each row, and so do ids and a sanitized chat."""
         split_special_tokens = kwargs.pop("split_special_tokens", self.split_special_tokens)
+        rows = kwargs.pop("_functok_rows", None)  # a batch's rows, collected for their alignment
         options = dict(add_special_tokens=add_special_tokens, padding_strategy=padding_strategy,
                        truncation_strategy=truncation_strategy, max_length=max_length, stride=stride,
                        pad_to_multiple_of=pad_to_multiple_of, padding_side=padding_side,
@@ -215,26 +271,55 @@ class FunctokTokenizer(PreTrainedTokenizer):
                        return_overflowing_tokens=return_overflowing_tokens,
                        return_special_tokens_mask=return_special_tokens_mask, return_length=return_length,
                        verbose=verbose)
-        if not isinstance(text, str) or not isinstance(text_pair, (str, type(None))) or is_split_into_words:
-            if return_offsets_mapping and not _is_batch_of_texts(text, text_pair, is_split_into_words):
-                raise NotImplementedError("return_offsets_mapping needs text (str), not ids or words")
-            return super()._encode_plus(text, text_pair, is_split_into_words=is_split_into_words,
-                                        return_offsets_mapping=return_offsets_mapping,
-                                        split_special_tokens=split_special_tokens, **options, **kwargs)
-        split = {"split_special_tokens": split_special_tokens, "offsets": return_offsets_mapping}
-        first = self.ids_and_offsets(text, **split)
-        second = None if text_pair is None else self.ids_and_offsets(text_pair, **split)
-        return self._prepare_with_offsets(first, second, return_offsets_mapping, options)
+        backend = dict(is_split_into_words=is_split_into_words, return_offsets_mapping=return_offsets_mapping,
+                       split_special_tokens=split_special_tokens, **options, **kwargs)
+        if _is_batch(text, is_split_into_words):
+            return self._encode_batch(text, text_pair, backend)
+        first, second = (None if t is None else self._source(t, is_split_into_words, split_special_tokens, kwargs)
+                         for t in (text, text_pair))
+        if first is None or (text_pair is not None and second is None):  # ids, or a sanitized chat
+            if return_offsets_mapping:
+                raise NotImplementedError("return_offsets_mapping needs text (str) or words, not ids "
+                                          "(nor a chat with sanitize_control_tokens=True)")
+            return super()._encode_plus(text, text_pair, **backend)
+        encoded = self._prepare_with_offsets(first, second, return_offsets_mapping, options)
+        if rows is not None:
+            rows.append(encoded.encodings[0])
+        return encoded
 
-    def _prepare_with_offsets(self, first, second, return_offsets_mapping: bool, options: dict) -> BatchEncoding:
-        """``prepare_for_model`` (special tokens, truncation, padding) with each id's offsets
+    def _source(self, text, is_split_into_words: bool, split_special_tokens: bool, kwargs: dict):
+        """The :class:`EncodedText` of a text or of words, or None for what the backend encodes."""
+        if kwargs.get("sanitize_control_tokens"):
+            return None
+        if isinstance(text, str):  # a one-word row of a batch comes as its word (the backend's unwrapping)
+            return self._encoded_words([text], split_special_tokens) if is_split_into_words else \
+                self._encoded_text(text, split_special_tokens)
+        if is_split_into_words and isinstance(text, (list, tuple)) and all(isinstance(w, str) for w in text):
+            return self._encoded_words(text, split_special_tokens)
+        return None
+
+    def _encode_batch(self, text, text_pair, backend: dict) -> BatchEncoding:
+        """The backend's batch, and the alignment of its rows, padded as they were."""
+        rows: list[FunctokEncoding] = []
+        batch = super()._encode_plus(text, text_pair, _functok_rows=rows, **backend)
+        ids = batch["input_ids"]
+        if len(rows) != len(text) or len(ids) != len(rows):  # some rows were ids: no alignment
+            return batch
+        side = backend["padding_side"] or self.padding_side
+        encodings = [row.padded(list(map(int, padded)), side) for row, padded in zip(rows, ids)]
+        return BatchEncoding(batch.data, encoding=encodings, n_sequences=encodings[0].n_sequences if encodings else None)
+
+    def _prepare_with_offsets(self, first: EncodedText, second: EncodedText | None, return_offsets_mapping: bool,
+                              options: dict) -> BatchEncoding:
+        """``prepare_for_model`` (special tokens, truncation, padding) with each id's origin
         carried along: it is run on markers (-1, -2, ...: negative, so never a token id) in
         place of the ids, so that whatever it keeps, drops or adds, each kept marker names the
-        id and the offsets it stands for, and every other id was added (offsets ``(0, 0)``)."""
-        ids = first[0] + (second[0] if second else [])
-        offsets = (first[1] or []) + ((second[1] or []) if second else [])
+        id it stands for (its text, offsets and word), and every other id was added (offsets
+        ``(0, 0)``, no word)."""
+        texts = [first] if second is None else [first, second]
+        ids = [i for t in texts for i in t.ids]
         markers = [-1 - k for k in range(len(ids))]
-        n = len(first[0])
+        n = len(first.ids)
         prepared = self.prepare_for_model(
             markers[:n], pair_ids=markers[n:] if second is not None else None,
             add_special_tokens=options["add_special_tokens"], padding=PaddingStrategy.DO_NOT_PAD.value,
@@ -246,19 +331,29 @@ class FunctokTokenizer(PreTrainedTokenizer):
         encoded = dict(prepared)
         sequence = encoded["input_ids"]
         encoded["input_ids"] = [ids[-1 - m] if m < 0 else m for m in sequence]
+        layout = [None if m >= 0 else (0, -1 - m) if -1 - m < n else (1, -1 - m - n) for m in sequence]
+        if options["return_tensors"]:  # as the backend: no tensor of overflowing tokens (nor of their count)
+            encoded.pop("overflowing_tokens", None)
+            encoded.pop("num_truncated_tokens", None)
         if "overflowing_tokens" in encoded:
             encoded["overflowing_tokens"] = [ids[-1 - m] if m < 0 else m for m in encoded["overflowing_tokens"]]
         if return_offsets_mapping:
-            encoded["offset_mapping"] = [offsets[-1 - m] if m < 0 else (0, 0) for m in sequence]
-        strategy = options["padding_strategy"]
-        if strategy != PaddingStrategy.DO_NOT_PAD or options["return_attention_mask"] is not False:
+            offsets = [t.offsets for t in texts]
+            encoded["offset_mapping"] = [(0, 0) if p is None else offsets[p[0]][p[1]] for p in layout]
+        unpadded = encoded["input_ids"]
+        strategy, mask = options["padding_strategy"], options["return_attention_mask"]
+        if mask is None:  # as prepare_for_model: a mask, empty for an empty text, if the model takes one
+            mask = "attention_mask" in self.model_input_names
+        if strategy != PaddingStrategy.DO_NOT_PAD or mask:
             encoded = self.pad(encoded, padding=strategy.value, max_length=options["max_length"],
                                pad_to_multiple_of=options["pad_to_multiple_of"],
-                               padding_side=options["padding_side"],
-                               return_attention_mask=options["return_attention_mask"])
+                               padding_side=options["padding_side"], return_attention_mask=mask)
         if options["return_length"]:
             encoded["length"] = len(encoded["input_ids"])
-        return BatchEncoding(dict(encoded), tensor_type=options["return_tensors"], prepend_batch_axis=True)
+        row = FunctokEncoding(unpadded, layout, texts, self.convert_ids_to_tokens)
+        row = row.padded(list(encoded["input_ids"]), options["padding_side"] or self.padding_side)
+        return BatchEncoding(dict(encoded), encoding=[row], tensor_type=options["return_tensors"],
+                             prepend_batch_axis=True)
 
     def _pad(self, encoded_inputs, max_length=None, padding_strategy=PaddingStrategy.DO_NOT_PAD,
              pad_to_multiple_of=None, padding_side=None, return_attention_mask=None) -> dict:
@@ -304,107 +399,13 @@ class FunctokTokenizer(PreTrainedTokenizer):
         return FunctokDecodeStream(self, skip_special_tokens=skip_special_tokens, errors=errors)
 
 
-class FunctokDecodeStream:
-    """:class:`functok.DecodeStream` for a :class:`FunctokTokenizer`'s ids, added tokens included.
-
-    ``step(id)`` returns the text that has become final (or None), ``finish()`` the rest; their
-    concatenation is ``tokenizer.decode(ids)`` (same ``errors`` and ``skip_special_tokens``). An
-    added token ends the functok stream before it, as a special token does.
-
-    ``prefill(ids)`` takes a prompt's ids before the generated ones and returns the text of them
-    that is already final. The ids' text is then ``prefill(prompt) + step(g1) + ... + finish()``:
-    what ``step`` returns after a prefill can begin with the end of the prompt's text, when the
-    prompt left it open (a repeat whose text may still grow, held under ``errors="replace"``,
-    or an unfinished UTF-8 sequence of byte-fallback ids).
-    """
-
-    def __init__(self, tokenizer: FunctokTokenizer, *, skip_special_tokens: bool = False,
-                 errors: str = "replace") -> None:
-        self._tokenizer = tokenizer
-        self._options = {"skip_special_tokens": skip_special_tokens, "errors": errors}
-        self._stream = DecodeStream(tokenizer.functok, **self._options)
-        self._index = 0  # ids taken so far
-        self._start = 0  # the index of the first id of the current functok stream
-
-    def prefill(self, ids: Iterable[int]) -> str:
-        return "".join(self.step(int(i)) or "" for i in ids)
-
-    def step(self, id: int) -> str | None:
-        tokenizer = self._tokenizer
-        self._index += 1
-        if not tokenizer._breaks_stream(id):
-            try:
-                return self._stream.step(id)
-            except _ID_ERRORS as error:
-                raise _counted_from(error, self._start) from None
-        out = self.finish()
-        self._stream = DecodeStream(tokenizer.functok, **self._options)
-        self._start = self._index
-        token = tokenizer._added_tokens_decoder[id]
-        if not (self._options["skip_special_tokens"] and token.special):
-            out += token.content
-        return out or None
-
-    def finish(self) -> str:
-        try:
-            return self._stream.finish()
-        except _ID_ERRORS as error:
-            raise _counted_from(error, self._start) from None
-
-
-class FunctokStreamer(BaseStreamer):
-    """A streamer for ``model.generate(..., streamer=FunctokStreamer(tokenizer))``: the text of
-    the generated ids as it becomes final (:class:`FunctokDecodeStream`), to ``on_text`` or, by
-    default, printed. ``generate`` first puts the prompt's ids: they are the prefill, their text
-    shown only with ``skip_prompt=False``. Batches of one sequence only, as ``TextStreamer``."""
-
-    def __init__(self, tokenizer: FunctokTokenizer, *, skip_prompt: bool = True, skip_special_tokens: bool = True,
-                 errors: str = "replace", on_text=None) -> None:
-        self.tokenizer = tokenizer
-        self.skip_prompt = skip_prompt
-        self._options = {"skip_special_tokens": skip_special_tokens, "errors": errors}
-        self.on_text = on_text or (lambda text: print(text, end="", flush=True))
-        self._stream: FunctokDecodeStream | None = None
-
-    def put(self, value) -> None:
-        ids = value.tolist() if hasattr(value, "tolist") else list(value)
-        if ids and isinstance(ids[0], list):
-            if len(ids) > 1:
-                raise ValueError("FunctokStreamer streams one sequence: a batch of one")
-            ids = ids[0]
-        if self._stream is None:  # the prompt
-            self._stream = self.tokenizer.decode_stream(**self._options)
-            self._emit(self._stream.prefill(ids), show=not self.skip_prompt)
-            return
-        for id in ids:
-            self._emit(self._stream.step(int(id)))
-
-    def end(self) -> None:
-        if self._stream is not None:
-            self._emit(self._stream.finish())
-        self._stream = None  # the next generate() starts again with a prompt
-
-    def _emit(self, text: str | None, show: bool = True) -> None:
-        if text and show:
-            self.on_text(text)
-
-
-_ID_ERRORS = (TokenFormatError, UnknownTokenIdError, ByteFallbackError)
-
-
-def _counted_from(error, start: int):
-    """An error of ids decoded from index ``start`` on, its ``id_index`` counted from the first id."""
-    if start == 0:
-        return error
-    cls, args = error.__reduce__()  # every id error's last field is its id_index
-    return cls(*args[:-1], args[-1] + start)
-
-
-def _is_batch_of_texts(text, text_pair, is_split_into_words: bool) -> bool:
-    """Is this a batch the backend splits into texts (each then comes back to ``_encode_plus``)?"""
-    texts = text if isinstance(text, (list, tuple)) else None
-    return (not is_split_into_words and bool(texts) and all(isinstance(t, (str, tuple, list)) for t in texts)
-            and not isinstance(texts[0], int))
+def _is_batch(text, is_split_into_words: bool) -> bool:
+    """Is this a batch (the Python backend's test), each row of which comes back to ``_encode_plus``?"""
+    if not isinstance(text, (list, tuple)):
+        return False
+    if not text:
+        return not is_split_into_words
+    return isinstance(text[0], (list, tuple)) or (not is_split_into_words and isinstance(text[0], str))
 
 
 def register() -> None:
