@@ -361,7 +361,8 @@ export function decode(stream, { errors = 'strict', maxOutput = DEFAULT_MAX_OUTP
 }
 
 /**
- * Lenient decoding that also returns every error it acted on, in the order met: spec 8.2
+ * Lenient decoding that also returns every error it acted on, in the order met (a unit's text
+ * is read before its group is applied, so not always by offset): spec 8.2
  * defines strict decoding as the first of these, and the tests compare the two. The list grows
  * with the stream's errors (one per bad code point): for tests and diagnostics, not hostile input.
  */
