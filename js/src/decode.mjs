@@ -1,224 +1,374 @@
 // The decoder (spec 7) and strict decoding on top of it (spec 8.2).
+//
+// The stream is read one unit at a time: the text before the first group, then each group (a
+// maximal run of U+E000..U+EFFE) with the text after it (7.1). Errors go through one method,
+// Decoder.error, which does what the mode needs: lenient decoding ('replace') keeps none, and
+// strict decoding keeps only the error that spec 8.2 puts first and stops after the unit that
+// holds it (every later unit's errors have larger offsets). Memory stays proportional to the
+// input plus the output: a group's instructions are applied as they are read, a run of code
+// points that start no instruction costs one error at most, and a text is split into slots only
+// for its first 256 (the only ones an instruction can name); the rest is copied in slices.
 import { OPCODES } from './tables.mjs';
 import { TO_UPPER, MARKS, COMPOSE13, composeKey } from './ucd.mjs';
-import { FormatError, firstError } from './errors.mjs';
+import { FormatError, precedes } from './errors.mjs';
 
 const CAPITALIZE = 0xe100, UPPERCASE = 0xe110, REPEAT = 0xe200, MULTIREPEAT = 0xe201, ESCAPE = 0xefff;
+const ARGUMENT_FIRST = 0xe000, ARGUMENT_LAST = 0xe0ff;
 export const DEFAULT_MAX_OUTPUT = 2 ** 26;
-const ARG_COUNT = new Map(OPCODES.map(([cp, , , n]) => [cp, n]));
+const HEAD_SLOTS = 256; // slots 0..255: the only ones an instruction can name
+const JOIN_EVERY = 4096; // strings joined into one at a time (in an array, a short string costs several times its text)
+const REPLACEMENT = '\ufffd';
 
+/** Arguments of each code point of a group, U+E000..U+EFFE (NOT_AN_OPCODE: it starts no instruction). */
+const NOT_AN_OPCODE = 0xff;
+const ARITY = new Uint8Array(0x1000).fill(NOT_AN_OPCODE);
+for (const [cp, , , n] of OPCODES) ARITY[cp - 0xe000] = n;
+
+const isGroupCode = (c) => c >= 0xe000 && c <= 0xeffe;
 const chr = (c) => (c < 0x10000 ? String.fromCharCode(c)
   : String.fromCharCode(0xd800 + ((c - 0x10000) >> 10), 0xdc00 + ((c - 0x10000) & 0x3ff)));
+const describe = (detail) => (typeof detail === 'function' ? detail() : detail);
+const hex = (c) => c.toString(16).toUpperCase();
+
+/** Strings appended one at a time and joined JOIN_EVERY at a time. */
+class Joiner {
+  constructor() { this.blocks = []; this.parts = []; }
+  push(text) {
+    if (text === '') return;
+    this.parts.push(text);
+    if (this.parts.length >= JOIN_EVERY) this.flush();
+  }
+  /** What was pushed, as a few blocks in order. */
+  flush() {
+    if (this.parts.length) { this.blocks.push(this.parts.join('')); this.parts = []; }
+    return this.blocks;
+  }
+  join() { return this.flush().join(''); }
+}
+
+/** The UTF-16 string of a few code points (up to HEAD_SLOTS). */
+function fromCodePoints(cps) {
+  for (const c of cps) if (c > 0xffff) return cps.map(chr).join('');
+  return String.fromCharCode.apply(null, cps);
+}
+
+const MARK_TEXT = MARKS.map((m) => String.fromCharCode(m)); // each mark opcode's mark, by opcode - 0xE101
+const MARK_INDEX = new Map(MARK_TEXT.map((m, k) => [m, k]));
+
+/** The mark indexes (0 for TILDE...) of a string of marks: a slot keeps its marks as a string, 2 bytes a mark. */
+function markIndexes(text) { return Array.from(text, (m) => MARK_INDEX.get(m)); }
 
 class Decoder {
-  constructor(s, maxOutput, strict) {
+  /** `record`: a list that receives every error the lenient decoder acts on, or null. */
+  constructor(s, maxOutput, strict, record = null) {
     this.s = s;
     this.n = s.length;
     this.maxOutput = maxOutput;
     this.strict = strict;
-    this.errors = [];
+    this.record = record;
+    this.first = null; // strict: the error to raise
     this.i = 0; // UTF-16 index
     this.ci = 0; // code point index of this.i
+    this.slot = 0; this.verbatim = true; // what readSlot read
+    this.j = 0; this.groupEnd = 0; this.delta = 0; // the group nextInstruction reads
+    this.op = 0; this.a0 = 0; this.a1 = 0; this.a2 = 0; this.at = 0; this.atIndex = 0; // what it read
   }
 
-  error(kind, offset, message) { this.errors.push(new FormatError(kind, offset, message)); }
-
-  /** 7.1: the slots from here to the next group or the end, as code points. */
-  readText() {
-    const { s, n } = this;
-    const slots = [];
-    let i = this.i, ci = this.ci;
-    while (i < n) {
-      let c = s.charCodeAt(i);
-      let at;
-      if (c >= 0xe000 && c <= 0xeffe) break;
-      if (c === ESCAPE) {
-        if (i + 1 === n) { this.error('escape-at-end', ci, 'ESCAPE is the last code point'); i++; ci++; break; }
-        at = ci + 1;
-        i++; ci++;
-        c = s.charCodeAt(i);
-      } else at = ci;
-      if (c >= 0xd800 && c <= 0xdfff) {
-        const d = c <= 0xdbff && i + 1 < n ? s.charCodeAt(i + 1) : 0;
-        if (d >= 0xdc00 && d <= 0xdfff) {
-          c = ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
-          i++;
-        } else {
-          this.error('lone-surrogate', at, 'a surrogate code point');
-          c = 0xfffd;
-        }
-      }
-      i++; ci++;
-      slots.push(c);
+  /**
+   * The decoder meets an error. Strict mode keeps it if spec 8.2 puts it before the one it has;
+   * `detail` (a string, or a function that makes one) is evaluated only for an error kept, so
+   * lenient decoding of private-use soup does no work per bad code point beyond finding it.
+   */
+  error(kind, offset, detail) {
+    if (this.record !== null) this.record.push(new FormatError(kind, offset, describe(detail)));
+    else if (this.strict && (this.first === null || precedes(kind, offset, this.first))) {
+      this.first = new FormatError(kind, offset, describe(detail));
     }
-    this.i = i; this.ci = ci;
-    return slots;
   }
 
-  /** 7.2: the well-formed instructions of the group s[g:end] (UTF-16 = code points here). */
-  parseGroup(g, end, cg) {
-    const s = this.s;
-    const out = [];
-    let j = g;
+  // -- 7.1 texts and slots
+
+  /**
+   * Reads the slot at this.i into this.slot (a code point, or the one an ESCAPE makes literal)
+   * and moves past it; false at a group or the end. this.verbatim: the slot is its code units as
+   * they stand (no ESCAPE before it, no U+FFFD for a lone surrogate).
+   */
+  readSlot() {
+    const { s, n } = this;
+    let i = this.i;
+    if (i >= n) return false;
+    let c = s.charCodeAt(i);
+    if (c < 0xd800 || (c > 0xdfff && c < 0xe000) || c > ESCAPE) { // the common case
+      this.slot = c; this.verbatim = true; this.i = i + 1; this.ci++;
+      return true;
+    }
+    if (isGroupCode(c)) return false;
+    let at = this.ci, verbatim = true;
+    if (c === ESCAPE) {
+      if (i + 1 === n) {
+        this.error('escape-at-end', at, 'ESCAPE is the last code point');
+        this.i = n; this.ci++;
+        return false;
+      }
+      i++; at++; verbatim = false;
+      c = s.charCodeAt(i);
+    }
+    if (c >= 0xd800 && c <= 0xdfff) {
+      const d = c <= 0xdbff && i + 1 < n ? s.charCodeAt(i + 1) : 0;
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        c = ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
+        i++;
+      } else {
+        this.error('lone-surrogate', at, 'a surrogate code point');
+        c = 0xfffd; verbatim = false;
+      }
+    }
+    this.slot = c; this.verbatim = verbatim; this.i = i + 1; this.ci = at + 1;
+    return true;
+  }
+
+  /**
+   * The text from here to the next group or the end: its first `headSize` slots as code points
+   * (`head`), the rest unescaped as a few strings (`tail`), and `slots`, how many it has.
+   */
+  readText(headSize) {
+    const head = [];
+    while (head.length < headSize && this.readSlot()) head.push(this.slot);
+    let from = this.i, start = from;
+    if (!this.readSlot()) return { head, tail: [], slots: head.length };
+    const tail = new Joiner();
+    let slots = head.length;
+    do {
+      slots++;
+      if (!this.verbatim) { // copy up to it, then the slot itself
+        tail.push(this.s.slice(from, start));
+        tail.push(this.slot === 0xfffd ? REPLACEMENT : chr(this.slot));
+        from = this.i;
+      }
+      start = this.i;
+    } while (this.readSlot());
+    tail.push(this.s.slice(from, start)); // start: where the group, the end or the last ESCAPE is
+    return { head, tail: tail.flush(), slots };
+  }
+
+  // -- 7.2 instructions
+
+  /** Starts reading the group s[g:end], whose first code point is code point cg of the stream. */
+  startGroup(g, end, cg) { this.j = g; this.groupEnd = end; this.delta = cg - g; }
+
+  /**
+   * Reads the group's next well-formed instruction into op, a0..a2, at (its offset) and atIndex
+   * (its UTF-16 index); false at the group's end. Parse errors met on the way go to error().
+   */
+  nextInstruction() {
+    const { s, groupEnd: end } = this;
+    let j = this.j;
     while (j < end) {
       const c = s.charCodeAt(j);
-      const at = cg + (j - g);
-      if (c <= 0xe0ff) { this.error('stray-argument', at, 'an argument where an opcode is expected'); j++; continue; }
-      const a = ARG_COUNT.get(c);
-      if (a === undefined) { this.error('unknown-opcode', at, `U+${c.toString(16).toUpperCase()} is not assigned`); j++; continue; }
+      const a = c <= ARGUMENT_LAST ? NOT_AN_OPCODE : ARITY[c - 0xe000];
+      if (a === NOT_AN_OPCODE) { j = this.junk(j, end); continue; }
       let k = 0;
-      while (k < a && j + 1 + k < end && s.charCodeAt(j + 1 + k) <= 0xe0ff) k++;
+      while (k < a && j + 1 + k < end && s.charCodeAt(j + 1 + k) <= ARGUMENT_LAST) k++;
       if (k < a) {
-        this.error('truncated-instruction', at, 'an opcode without its arguments');
+        this.error('truncated-instruction', j + this.delta, 'an opcode without its arguments');
         j += 1 + k;
         continue;
       }
-      const args = [];
-      for (let m = 0; m < a; m++) args.push(s.charCodeAt(j + 1 + m) - 0xe000);
-      out.push({ op: c, args, offset: at });
-      j += 1 + a;
+      this.op = c; this.at = j + this.delta; this.atIndex = j;
+      this.a0 = s.charCodeAt(j + 1) - ARGUMENT_FIRST;
+      if (a > 1) this.a1 = s.charCodeAt(j + 2) - ARGUMENT_FIRST;
+      if (a > 2) this.a2 = s.charCodeAt(j + 3) - ARGUMENT_FIRST;
+      this.j = j + 1 + a;
+      return true;
     }
-    return out;
+    this.j = j;
+    return false;
+  }
+
+  /**
+   * The run of code points at j that start no instruction (stray arguments, unknown opcodes).
+   * Each is an error, but only the run's first can be a strict decoder's first: the others are
+   * met only when every error is recorded. Returns the run's end.
+   */
+  junk(j, end) {
+    const s = this.s;
+    let k = j;
+    do {
+      if (k === j || this.record !== null) {
+        const c = s.charCodeAt(k);
+        if (c <= ARGUMENT_LAST) this.error('stray-argument', k + this.delta, 'an argument where an opcode is expected');
+        else this.error('unknown-opcode', k + this.delta, () => `U+${hex(c)} is not assigned`);
+      }
+      k++;
+    } while (k < end && (s.charCodeAt(k) <= ARGUMENT_LAST || ARITY[s.charCodeAt(k) - 0xe000] === NOT_AN_OPCODE));
+    return k;
+  }
+
+  /** A group with no text after it: dangling-group at its first well-formed instruction. */
+  dangling(g, end, cg) {
+    this.startGroup(g, end, cg);
+    if (!this.nextInstruction()) return; // its parse errors are met on the way
+    this.error('dangling-group', this.at, 'a group with no text after it');
+    if (this.record !== null) while (this.nextInstruction()); // the parse errors after it
   }
 
   run() {
-    const out = [];
-    let written = 0; // code points output so far
-    const text0 = this.readText();
-    for (const c of text0) out.push(chr(c));
-    written += text0.length;
-    if (this.strict && this.errors.length) return out;
     const { s, n } = this;
-    while (this.i < n) {
+    const out = new Joiner();
+    const text0 = this.readText(0);
+    for (const part of text0.tail) out.push(part);
+    let written = text0.slots; // code points output so far
+    while (this.i < n && this.first === null) {
       const g = this.i, cg = this.ci;
-      let e = g;
-      while (e < n) {
-        const c = s.charCodeAt(e);
-        if (c < 0xe000 || c > 0xeffe) break;
-        e++;
-      }
+      let e = g, repeatCodes = 0; // how many REPEAT and MULTIREPEAT code points the group has
+      for (let c; e < n && isGroupCode(c = s.charCodeAt(e)); e++) if (c === REPEAT || c === MULTIREPEAT) repeatCodes++;
       this.i = e; this.ci = cg + (e - g);
-      const instructions = this.parseGroup(g, e, cg);
-      const slots = this.readText();
-      if (slots.length === 0) {
-        if (instructions.length) this.error('dangling-group', instructions[0].offset, 'a group with no text after it');
-      } else {
-        written += this.applyGroup(instructions, slots, written, out);
-      }
-      if (this.strict && this.errors.length) return out;
+      const text = this.readText(HEAD_SLOTS);
+      if (text.slots === 0) this.dangling(g, e, cg);
+      else written += this.applyGroup(g, e, cg, repeatCodes, text, written, out);
     }
-    return out;
+    return out.join();
   }
 
-  /** 7.4 to 7.8; appends the group's text to out and returns its length in code points. */
-  applyGroup(instructions, slots, before, out) {
-    const n = slots.length;
-    const caps = [], repeats = [];
-    let marks = null, named = null;
-    for (const ins of instructions) {
-      const op = ins.op;
-      if (op === REPEAT || op === MULTIREPEAT) { repeats.push(ins); continue; }
-      const pos = ins.args[0];
-      if (op === UPPERCASE) { // 7.4: the range is checked as a whole, bad-range first
-        const end = ins.args[1];
-        if (end <= pos) { this.error('bad-range', ins.offset, `end ${end} <= start ${pos}`); continue; }
-        if (end > n) { this.error('position-out-of-range', ins.offset, `slots [${pos}, ${end}) of ${n}`); continue; }
-        if (named === null) named = new Uint8Array(n);
-        named.fill(1, pos, end);
-        continue;
-      }
-      if (pos >= n) { this.error('position-out-of-range', ins.offset, `slot ${pos} of ${n}`); continue; }
-      if (op === CAPITALIZE) caps.push(pos);
-      else {
+  // -- 7.3 to 7.8 applying a group to its slots
+
+  /** Applies the group s[g:end] to its text; pushes the result to `out`, returns its code points. */
+  applyGroup(g, end, cg, repeatCodes, { head, tail, slots: n }, before, out) {
+    let marks = null, named = null, repeats = null, repeatCount = 0;
+    this.startGroup(g, end, cg);
+    while (this.nextInstruction()) {
+      const { op, a0: pos, at } = this;
+      if (op === REPEAT || op === MULTIREPEAT) { // 7.7, once case and marks are done
+        if (repeats === null) repeats = new Int32Array(repeatCodes); // 4 bytes each, however many a group holds
+        repeats[repeatCount++] = this.atIndex;
+      } else if (op === UPPERCASE) { // 7.4: the range is checked as a whole, bad-range first
+        const stop = this.a1;
+        if (stop <= pos) this.error('bad-range', at, () => `end ${stop} <= start ${pos}`);
+        else if (stop > n) this.error('position-out-of-range', at, () => `slots [${pos}, ${stop}) of ${n}`);
+        else (named ??= new Uint8Array(head.length)).fill(1, pos, stop);
+      } else if (pos >= n) this.error('position-out-of-range', at, () => `slot ${pos} of ${n}`);
+      else if (op === CAPITALIZE) { // 7.5: no code point is both an upper and a lower member,
+        const u = TO_UPPER.get(head[pos]); // so taking the upper member twice changes nothing more
+        if (u !== undefined) head[pos] = u;
+      } else {
         if (marks === null) marks = new Map();
         let list = marks.get(pos);
-        if (list === undefined) { list = []; marks.set(pos, list); }
-        list.push(op - 0xe101);
+        if (list === undefined) marks.set(pos, list = new Joiner());
+        list.push(MARK_TEXT[op - 0xe101]);
       }
-    }
-    // 7.5: each named slot that is a lower member takes its upper member, once (no code point is
-    // both an upper and a lower member, so a CAPITALIZE repeated on a slot changes nothing more)
-    if (named !== null) for (const p of caps) named[p] = 1;
-    else for (const p of caps) {
-      const u = TO_UPPER.get(slots[p]);
-      if (u !== undefined) slots[p] = u;
     }
     if (named !== null) {
-      for (let p = 0; p < n; p++) {
+      for (let p = 0; p < head.length; p++) {
         if (named[p] === 0) continue;
-        const u = TO_UPPER.get(slots[p]);
-        if (u !== undefined) slots[p] = u;
+        const u = TO_UPPER.get(head[p]);
+        if (u !== undefined) head[p] = u;
       }
     }
-    if (repeats.length === 0 && marks === null) {
-      for (const c of slots) out.push(chr(c));
-      return n;
-    }
-    const units = slots.map(chr); // 7.6
-    const sizes = new Array(n).fill(1);
     let size = n;
-    if (marks !== null) {
-      for (const [p, list] of marks) {
-        const composed = COMPOSE13.get(composeKey(slots[p], list, list.length));
-        if (composed !== undefined) units[p] = chr(composed);
-        else {
-          units[p] += String.fromCharCode(...list.map((k) => MARKS[k]));
-          sizes[p] += list.length;
-          size += list.length;
+    if (repeats === null && marks === null) out.push(fromCodePoints(head));
+    else {
+      const units = head.map(chr); // 7.6
+      const lens = new Array(head.length).fill(1); // code points of each unit
+      if (marks !== null) {
+        for (const [p, list] of marks) {
+          const text = list.join(); // compositions have up to 3 marks
+          const composed = text.length <= 3 ? COMPOSE13.get(composeKey(head[p], markIndexes(text), text.length)) : undefined;
+          if (composed !== undefined) units[p] = chr(composed);
+          else { units[p] += text; lens[p] += text.length; size += text.length; }
         }
       }
+      const spilled = []; // what repeats pushed past slot 255, newest first
+      if (repeats !== null) size = this.repeat(units, lens, repeats.subarray(0, repeatCount), before, size, spilled);
+      out.push(units.join(''));
+      for (let k = spilled.length - 1; k >= 0; k--) out.push(spilled[k]);
     }
-    // 7.7: descending start, ties in stream order (a stable sort)
-    const order = repeats.map((r, k) => [r.args[0], k]).sort((x, y) => y[0] - x[0] || x[1] - y[1]);
-    // The list is units[0:frontier] (unchanged slots) followed by tail segments, each one copy
-    // of some slots repeated `count` times. Repeats come by descending start, so canonical ones
-    // only ever touch the unchanged part; a range reaching into the tail materializes it.
-    let list = units, lens = sizes;
-    let frontier = n, tail = [], tailLength = 0;
-    let prefix = null; // prefix[k] = code points of list[0:k]
-    const prefixSums = () => {
-      prefix = new Float64Array(frontier + 1);
-      for (let k = 0; k < frontier; k++) prefix[k + 1] = prefix[k] + lens[k];
-    };
-    for (const [, k] of order) {
-      const r = repeats[k];
-      let start, end, count;
-      if (r.op === REPEAT) { start = r.args[0]; end = start + 1; count = r.args[1]; }
-      else { [start, end, count] = r.args; }
-      if (count === 0) { this.error('bad-count', r.offset, 'count 0'); continue; }
-      if (r.op === MULTIREPEAT && end <= start) { this.error('bad-range', r.offset, `end ${end} <= start ${start}`); continue; }
-      const length = frontier + tailLength;
-      if (end - 1 >= length) { this.error('position-out-of-range', r.offset, `slot ${end - 1} of ${length}`); continue; }
-      if (end > frontier) { // materialize the tail into single slots (non-canonical streams only)
-        list = list.slice(0, frontier); lens = lens.slice(0, frontier);
-        for (const seg of tail) {
-          for (let c = 0; c < seg.count; c++) { for (const u of seg.units) list.push(u); for (const l of seg.lens) lens.push(l); }
-        }
-        frontier = list.length; tail = []; tailLength = 0; prefix = null;
+    for (const part of tail) out.push(part);
+    return size;
+  }
+
+  /**
+   * 7.7: applies the repeats to `units` (and `lens`, their code points) in place, by descending
+   * start, ties in stream order; returns the unit's new size in code points. `repeats`: the
+   * UTF-16 indexes of the group's repeats, in stream order. Repeats name slots below 256 only, so
+   * whatever an expansion pushes past slot 255 is joined at once into a string on `spilled`,
+   * which no later repeat touches: the work and memory follow the output, which maxOutput bounds.
+   */
+  repeat(units, lens, repeats, before, size, spilled) {
+    const s = this.s;
+    for (const index of byStartDescending(s, repeats)) {
+      const start = s.charCodeAt(index + 1) - ARGUMENT_FIRST;
+      const offset = index + this.delta;
+      const multi = s.charCodeAt(index) === MULTIREPEAT;
+      const end = multi ? s.charCodeAt(index + 2) - ARGUMENT_FIRST : start + 1;
+      const count = s.charCodeAt(index + (multi ? 3 : 2)) - ARGUMENT_FIRST;
+      if (count === 0) { this.error('bad-count', offset, 'count 0'); continue; }
+      if (end <= start) { this.error('bad-range', offset, () => `end ${end} <= start ${start}`); continue; }
+      // the list holds every slot while it has fewer than 256, and no range reaches past 255
+      if (end > units.length) { this.error('position-out-of-range', offset, () => `slot ${end - 1} of ${units.length}`); continue; }
+      let copied = 0;
+      for (let k = start; k < end; k++) copied += lens[k];
+      const grow = (count - 1) * copied;
+      if (before + size + grow > this.maxOutput) {
+        this.error('output-too-large', offset, () => `more than ${this.maxOutput} code points`);
+        continue;
       }
-      if (prefix === null) prefixSums();
-      const grow = (count - 1) * (prefix[end] - prefix[start]);
-      if (before + size + grow > this.maxOutput) { this.error('output-too-large', r.offset, `more than ${this.maxOutput} code points`); continue; }
-      const segs = [{ units: list.slice(start, end), lens: lens.slice(start, end), count }];
-      if (end < frontier) segs.push({ units: list.slice(end, frontier), lens: lens.slice(end, frontier), count: 1 });
-      tail = segs.concat(tail);
-      tailLength += count * (end - start) + (frontier - end) ;
-      frontier = start;
+      if (count === 1) continue; // its errors are all it can add
       size += grow;
+      expand(units, start, end, count);
+      expand(lens, start, end, count);
+      if (units.length > HEAD_SLOTS) {
+        spilled.push(units.slice(HEAD_SLOTS).join(''));
+        units.length = HEAD_SLOTS; lens.length = HEAD_SLOTS;
+      }
     }
-    out.push(frontier === list.length ? list.join('') : list.slice(0, frontier).join(''));
-    for (const seg of tail) out.push(seg.count === 1 ? seg.units.join('') : seg.units.join('').repeat(seg.count));
     return size;
   }
 }
 
-/** Decode a stream (spec 7). errors: 'strict' (default) raises a FormatError; 'replace' never fails. */
-export function decode(stream, { errors = 'strict', maxOutput = DEFAULT_MAX_OUTPUT } = {}) {
+/** The UTF-16 indexes of repeats by descending start slot, ties in stream order (a counting sort). */
+function byStartDescending(s, indexes) {
+  if (indexes.length < 2) return indexes;
+  const key = (index) => HEAD_SLOTS - 1 - (s.charCodeAt(index + 1) - ARGUMENT_FIRST);
+  const at = new Uint32Array(HEAD_SLOTS + 1); // at[k + 1]: how many have key k; then where key k goes
+  for (const index of indexes) at[key(index) + 1]++;
+  for (let k = 1; k <= HEAD_SLOTS; k++) at[k] += at[k - 1];
+  const sorted = new Int32Array(indexes.length);
+  for (const index of indexes) sorted[at[key(index)]++] = index;
+  return sorted;
+}
+
+/** list[start:end] in place becomes `count` copies of itself. */
+function expand(list, start, end, count) {
+  const block = list.slice(start, end), after = list.slice(end);
+  list.length = start;
+  for (let c = 0; c < count; c++) for (const x of block) list.push(x);
+  for (const x of after) list.push(x);
+}
+
+function checkOptions(stream, errors, maxOutput) {
   if (typeof stream !== 'string') throw new TypeError(`expected a string, not ${typeof stream}`);
   if (errors !== 'strict' && errors !== 'replace') throw new TypeError(`errors must be 'strict' or 'replace', not ${JSON.stringify(errors)}`);
   if (!Number.isSafeInteger(maxOutput) || maxOutput < 0) throw new TypeError('maxOutput must be a non-negative integer');
+}
+
+/** Decode a stream (spec 7). errors: 'strict' (default) raises a FormatError; 'replace' never fails. */
+export function decode(stream, { errors = 'strict', maxOutput = DEFAULT_MAX_OUTPUT } = {}) {
+  checkOptions(stream, errors, maxOutput);
   const d = new Decoder(stream, maxOutput, errors === 'strict');
   const out = d.run();
-  if (errors === 'strict' && d.errors.length) throw firstError(d.errors);
-  return out.join('');
+  if (d.first !== null) throw d.first;
+  return out;
+}
+
+/**
+ * Lenient decoding that also returns every error it acted on, in the order met (a unit's text
+ * is read before its group is applied, so not always by offset): spec 8.2
+ * defines strict decoding as the first of these, and the tests compare the two. The list grows
+ * with the stream's errors (one per bad code point): for tests and diagnostics, not hostile input.
+ */
+export function decodeWithErrors(stream, { maxOutput = DEFAULT_MAX_OUTPUT } = {}) {
+  checkOptions(stream, 'replace', maxOutput);
+  const errors = [];
+  const text = new Decoder(stream, maxOutput, false, errors).run();
+  return { text, errors };
 }

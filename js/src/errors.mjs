@@ -20,11 +20,14 @@ const rank = (kind) => {
   return r < 0 ? ERROR_PRECEDENCE.length : r;
 };
 
-/** The error a strict decoder reports (spec 8.2): smallest offset, then the precedence list. */
+/** Whether an error `kind` at `offset` comes before `error` for a strict decoder (spec 8.2): smaller offset, then the precedence list. */
+export function precedes(kind, offset, error) {
+  return offset < error.offset || (offset === error.offset && rank(kind) < rank(error.kind));
+}
+
+/** The error a strict decoder reports (spec 8.2) among `errors`: the first that none precedes. */
 export function firstError(errors) {
   let best = errors[0];
-  for (const e of errors) {
-    if (e.offset < best.offset || (e.offset === best.offset && rank(e.kind) < rank(best.kind))) best = e;
-  }
+  for (const e of errors) if (precedes(e.kind, e.offset, best)) best = e;
   return best;
 }

@@ -10,35 +10,18 @@
 //   apt-get install -y chromium && npm run build && npm run test:e2e
 
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { CHROMIUM, CHROMIUM_ARGS, ROOT, describeFirstSample, isLocal, measureFirstSample, openPage as open, python, startServer } from "../bench/first-sample.mjs";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const OUTPUT = join(ROOT, "test-output", "web-demo");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 const WASM_BUILT = existsSync(join(ROOT, "wasm", "dist", "bundle.json"));
 const PYODIDE_TIMEOUT_MS = 180_000;
-const FIRST_SAMPLE_GOAL_MS = 300;
 const COLD_LOADS = 5;
-
-function python() {
-  const venv = join(ROOT, ".venv", "bin", "python");
-  return process.env.FUNCTOK_PYTHON ?? (existsSync(venv) ? venv : "python3");
-}
 
 // The page's files as a built package holds them (functok/data/web/): setup.py's build step,
 // web-demo/copy_to_package.py, run into a temporary folder.
@@ -48,28 +31,6 @@ function packagedCopy() {
   return folder;
 }
 
-// Starts `python -m functok.commands.demo --port 0 --root ROOT` and resolves with the URL it prints.
-function startServer(root) {
-  const server = spawn(python(), ["-m", "functok.commands.demo", "--port", "0", "--root", root], {
-    cwd: ROOT,
-    env: { ...process.env, PYTHONPATH: join(ROOT, "python") },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const url = new Promise((resolveUrl, reject) => {
-    let seen = "";
-    server.stdout.on("data", (chunk) => {
-      seen += chunk;
-      const match = seen.match(/http:\/\/\S+/);
-      if (match) resolveUrl(match[0]);
-    });
-    server.on("exit", (code) => reject(new Error(`functok demo exited with ${code}`)));
-  });
-  return { server, url };
-}
-
-const isLocal = (url) => ["127.0.0.1", "localhost", "[::1]"].includes(new URL(url).hostname);
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
 describe("web demo in headless Chromium", { timeout: PYODIDE_TIMEOUT_MS * 2 }, () => {
   const servers = [];
   let browser;
@@ -78,17 +39,8 @@ describe("web demo in headless Chromium", { timeout: PYODIDE_TIMEOUT_MS * 2 }, (
   const requests = [];
 
   // Each page gets its own context: an empty HTTP cache, and every request watched.
-  async function openPage(address, viewport = { width: 1100, height: 900 }, fulfill = null) {
-    const context = await browser.newContext({ viewport });
-    const opened = await context.newPage();
-    if (fulfill) await opened.route(address, (route) => route.fulfill(fulfill));
-    opened.on("request", (request) => requests.push(request.url()));
-    // Anything not on this machine is refused outright, so a stray request cannot succeed.
-    await opened.route((target) => !target.protocol.startsWith("data") && !isLocal(target.href), (route) => route.abort());
-    await opened.goto(address);
-    await opened.waitForSelector("body[data-ready]", { state: "attached" });
-    return opened;
-  }
+  const onRequest = (address) => requests.push(address);
+  const openPage = (address, viewport) => open(browser, address, { viewport, onRequest });
 
   before(async () => {
     mkdirSync(OUTPUT, { recursive: true });
@@ -104,32 +56,21 @@ describe("web demo in headless Chromium", { timeout: PYODIDE_TIMEOUT_MS * 2 }, (
     for (const server of servers) server.kill();
   });
 
-  test(`the first encoded sample shows < ${FIRST_SAMPLE_GOAL_MS} ms after navigation starts`, async (t) => {
-    // The baseline, measured in the same run: a blank page whose one inline module marks itself
-    // ready the same way, answered by the browser itself (no server, no modules to fetch).
-    const blank = {
-      contentType: "text/html",
-      body: "<!doctype html><body><script type=module>requestAnimationFrame(() => setTimeout(() => { document.body.dataset.firstSampleMs = performance.now().toFixed(1); document.body.dataset.ready = 'true'; }));</script>",
-    };
-    const figures = [];
-    const floor = [];
-    for (let i = 0; i < COLD_LOADS; i += 1) {
-      const empty = await openPage(`${url}blank`, undefined, blank);
-      floor.push(Number(await empty.getAttribute("body", "data-first-sample-ms")));
-      await empty.context().close();
-      const cold = await openPage(url);
-      assert.equal(await cold.getAttribute("body", "data-ready"), "true");
-      assert.ok((await cold.$$eval(".piece", (nodes) => nodes.length)) > 0, "the sample's pieces are drawn");
-      // performance.now() in the page counts from the navigation's start (its time origin).
-      figures.push(Number(await cold.getAttribute("body", "data-first-sample-ms")));
-      await cold.context().close();
-    }
-    const load = loadavg().map((x) => x.toFixed(1)).join(" ");
-    t.diagnostic(`first encoded sample after navigation start, ${COLD_LOADS} cold loads: ${figures.join(", ")} ms (best ${Math.min(...figures)}, median ${median(figures)}; load average ${load})`);
-    t.diagnostic(`baseline, a blank page in the same browser: ${floor.join(", ")} ms (best ${Math.min(...floor)}); the page's best is ${(Math.min(...figures) / Math.min(...floor)).toFixed(1)}x the blank page's`);
-    // The best of the cold loads: the machine running the tests is shared, and other work on it
-    // only ever adds time; the page's own cost is what the goal is about.
-    assert.ok(Math.min(...figures) < FIRST_SAMPLE_GOAL_MS, `best ${Math.min(...figures)} ms`);
+  // The time to the first sample is a figure, not a pass mark (issue 20, item 28): on a loaded
+  // machine it says more about the machine than the page. It is reported here and measured by
+  // `npm run bench` (web-demo/bench/first-sample.mjs), beside a blank page's in the same run.
+  test("the first encoded sample shows on every cold load (time reported, not asserted)", async (t) => {
+    const result = await measureFirstSample(browser, url, {
+      loads: COLD_LOADS,
+      onRequest,
+      check: async (cold) => {
+        assert.equal(await cold.getAttribute("body", "data-ready"), "true");
+        assert.ok((await cold.$$eval(".piece", (nodes) => nodes.length)) > 0, "the sample's pieces are drawn");
+        const figure = Number(await cold.getAttribute("body", "data-first-sample-ms"));
+        assert.ok(Number.isFinite(figure) && figure > 0, `data-first-sample-ms is a time: ${figure}`);
+      },
+    });
+    for (const line of describeFirstSample(result)) t.diagnostic(line);
   });
 
   test("typing shows pieces with chips and an exact round trip", async (t) => {

@@ -1,0 +1,96 @@
+// Memory of decode on hostile streams (issue 20, items 8 and 9): the 12 hostile streams of
+// tests/test_decode_memory.py, with its bound, 4x (input + output).
+//
+// What is measured: the peak of V8's used heap (with the external memory of typed arrays) during one decode call, above the heap just
+// before it (the stream is built and flattened first, so it is not counted), in a child node
+// with --expose-gc and 1 MB semi-spaces (so at most about a megabyte of young garbage counts).
+// The heap only grows between two garbage collections, so its peak is the largest of the
+// used heap before each collection during the call (v8.GCProfiler) and the used heap after it.
+// Sizes are in bytes as V8 stores a string: one per UTF-16 unit if none is above U+00FF, else
+// two. Streams are about a million code units (the long groups too), so that a per-code-point
+// cost stands out above a fixed one, and each shape is decoded once small before it is measured,
+// so that compiled code is not counted.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
+import { decode, FormatError } from '../src/index.mjs';
+import { HOSTILE, STOPS } from './hostile.mjs';
+
+const N = 1 << 20;
+
+/** Bytes of the string's UTF-16 units as V8 stores them (1 or 2 each). */
+function storedSize(text) {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0xff) return 2 * text.length;
+  return text.length;
+}
+
+const value = (f, n) => (typeof f === 'function' ? f(n) : f);
+
+/** (peak bytes of used heap above the start during decode, its output; '' where it threw a FormatError). */
+function heapPeak(stream, options) {
+  globalThis.gc();
+  const used = ({ used_heap_size: heap, external_memory: external }) => heap + external;
+  const start = used(v8.getHeapStatistics());
+  const profiler = new v8.GCProfiler();
+  profiler.start();
+  let out;
+  try { out = decode(stream, options); } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    out = '';
+  }
+  let peak = used(v8.getHeapStatistics());
+  for (const { beforeGC } of profiler.stop().statistics) {
+    peak = Math.max(peak, beforeGC.heapStatistics.usedHeapSize + beforeGC.heapStatistics.externalMemory);
+  }
+  return [peak - start, out];
+}
+
+/** The child: each hostile stream's peak, input and output sizes, one JSON line each. */
+function child(names) {
+  for (const [name, makeStream, options, expected] of [...HOSTILE, STOPS]) {
+    if (!names.includes(name)) continue;
+    const stream = makeStream(N).split('').join(''); // a flat copy: no rope to flatten during decode
+    try {
+      heapPeak(makeStream(1024), value(options, 1024)); // compile first
+      const [peak, out] = heapPeak(stream, value(options, N));
+      const ok = out === (expected === null ? '' : expected(N));
+      console.log(JSON.stringify({ name, peak, input: storedSize(stream), output: storedSize(out), ok }));
+    } catch (e) {
+      console.log(JSON.stringify({ name, error: String(e) }));
+    }
+  }
+}
+
+/** Runs the child on `names` and answers its results by name. */
+function measure(names) {
+  const r = spawnSync(process.execPath, ['--expose-gc', '--max-semi-space-size=1', fileURLToPath(import.meta.url), '--child', ...names],
+    { encoding: 'utf8', maxBuffer: 1 << 24 });
+  assert.equal(r.status, 0, r.stderr);
+  return Object.fromEntries(r.stdout.trim().split('\n').map((line) => JSON.parse(line)).map((m) => [m.name, m]));
+}
+
+if (process.argv[2] === '--child') child(process.argv.slice(3));
+else {
+  test('peak memory of decode is within 4x (input + output) on 12 hostile streams', async (t) => {
+    const results = measure(HOSTILE.map(([name]) => name));
+    for (const [name] of HOSTILE) {
+      await t.test(name, () => {
+        const { peak, input, output, ok, error } = results[name];
+        assert.equal(error, undefined);
+        assert.ok(ok, 'the output is not the expected one');
+        const budget = 4 * (input + output);
+        assert.ok(peak <= budget, `peak ${peak.toLocaleString()} bytes > 4 x (input + output) = ${budget.toLocaleString()}`);
+      });
+    }
+  });
+
+  test('strict decoding stops after the first unit with an error', () => {
+    assert.throws(() => decode(STOPS[1](N)), (e) => e.kind === 'stray-argument' && e.offset === 0);
+    const { peak, input, ok, error } = measure([STOPS[0]])[STOPS[0]];
+    assert.equal(error, undefined);
+    assert.ok(ok);
+    assert.ok(peak <= input / 16, `peak ${peak.toLocaleString()} bytes: the whole stream was decoded`);
+  });
+}
