@@ -37,21 +37,23 @@ from ..opcodes import (
     UPPERCASE,
 )
 
-__all__ = ["E", "G0", "NEED", "T", "Cursor", "Group", "need_bounds"]
+__all__ = ["AFTER_ESCAPE", "IN_GROUP", "IN_INSTRUCTION", "IN_TEXT", "Cursor", "Group", "argument_bounds"]
 
-T, E, G0, NEED = 0, 1, 2, 3  # in text; after a bare ESCAPE; in a group between instructions; inside one
+# Where a cursor is (spec 7.1's words): in text; after a bare ESCAPE, in text; in a group, between
+# instructions; inside an instruction, reading its arguments.
+IN_TEXT, AFTER_ESCAPE, IN_GROUP, IN_INSTRUCTION = 0, 1, 2, 3
 _HEAD = MAX_ARGUMENT + 1  # slots 0..255: the only ones an instruction names
 _END = -1  # an argument bound meaning "greater than the argument before" (end > start)
 _LOWEST = {"pos": 0, "start": 0, "end": _END, "count": 1}  # the lowest value of each argument, by name
 
 
-def need_bounds(opcode: int) -> tuple[int, ...]:
+def argument_bounds(opcode: int) -> tuple[int, ...]:
     """The lowest value of each argument of ``opcode``: count >= 1 (bad-count), end > start
     (bad-range, written ``-1``), anything else >= 0."""
     return tuple(_LOWEST[name] for name in OPCODES[opcode].args)
 
 
-_BOUNDS = {op: need_bounds(op) for op in OPCODES}
+_BOUNDS = {op: argument_bounds(op) for op in OPCODES}
 _SURROGATES = range(SURROGATE_FIRST, SURROGATE_LAST + 1)
 
 
@@ -88,23 +90,24 @@ def _composes_within(marks: str, named: bool, lo: int, hi: int) -> bool:
 class Group:
     """The instructions of one group, as far as the text after it is concerned."""
 
-    __slots__ = ("req", "repeats", "marks", "named", "min_n", "weights", "rem", "wmax", "mmax")
+    __slots__ = ("slots_needed", "repeats", "marks", "named", "min_n", "weights", "least_output_after", "max_weight", "longest_marked_slot")
 
     def __init__(self) -> None:
-        self.req = 0  # slots that CAPITALIZE, the marks and UPPERCASE need
+        self.slots_needed = 0  # slots that CAPITALIZE, the marks and UPPERCASE need
         self.repeats: tuple[tuple[int, int, int], ...] = ()  # (start, end, count), stream order
         self.marks: dict[int, str] = {}
         self.named: frozenset[int] | set[int] = frozenset()
         self.min_n = 0  # slots the whole group needs (repeats included)
         self.weights: list[int] | None = None  # copies of slot p in the output, p < 256
-        self.rem: list[int] = [0]  # rem[p]: the least output slots p..min_n-1 can add
-        self.wmax = 1
-        self.mmax = 1  # the longest slot a mark list can make (1 + its marks)
+        self.least_output_after: list[int] = [0]  # [p]: the least output slots p..min_n-1 can add
+        self.max_weight = 1  # the most copies the repeats make of one slot
+        self.longest_marked_slot = 1  # the longest slot a mark list can make (1 + its marks)
 
     def copy(self) -> Group:
         g = Group.__new__(Group)
-        g.req, g.repeats, g.marks, g.named = self.req, self.repeats, dict(self.marks), set(self.named)
-        g.min_n, g.weights, g.rem, g.wmax, g.mmax = self.min_n, self.weights, self.rem, self.wmax, self.mmax
+        g.slots_needed, g.repeats, g.marks, g.named = self.slots_needed, self.repeats, dict(self.marks), set(self.named)
+        g.min_n, g.weights, g.least_output_after = self.min_n, self.weights, self.least_output_after
+        g.max_weight, g.longest_marked_slot = self.max_weight, self.longest_marked_slot
         return g
 
     def add(self, opcode: int, args: tuple[int, ...]) -> None:
@@ -113,24 +116,24 @@ class Group:
         elif opcode == MULTIREPEAT:
             self.repeats += (args,)
         elif opcode == UPPERCASE:
-            self.req = max(self.req, args[1])
+            self.slots_needed = max(self.slots_needed, args[1])
             self.named = set(self.named) | set(range(args[0], args[1]))
         elif opcode == CAPITALIZE:
-            self.req = max(self.req, args[0] + 1)
+            self.slots_needed = max(self.slots_needed, args[0] + 1)
             self.named = set(self.named) | {args[0]}
         else:
-            self.req = max(self.req, args[0] + 1)
+            self.slots_needed = max(self.slots_needed, args[0] + 1)
             self.marks[args[0]] = self.marks.get(args[0], "") + OPCODE_TO_MARK[opcode]
-            self.mmax = max(self.mmax, 1 + len(self.marks[args[0]]))
+            self.longest_marked_slot = max(self.longest_marked_slot, 1 + len(self.marks[args[0]]))
         self._settle()
 
     def _settle(self) -> None:
         """Recompute ``min_n`` and, for a group with repeats, the weights and ``rem``."""
         if not self.repeats:
-            self.min_n = self.req
+            self.min_n = self.slots_needed
             return
         order = sorted(self.repeats, key=lambda r: -r[0])  # 7.7: descending start, stable
-        lo, hi = self.req, _HEAD
+        lo, hi = self.slots_needed, _HEAD
         while lo < hi:  # the least n for which every repeat's range lies in the list (monotone)
             mid = (lo + hi) // 2
             if _repeats_fit(order, mid):
@@ -146,11 +149,11 @@ class Group:
                 del head[_HEAD:]
         copies = Counter(head) + spill
         self.weights = [copies.get(p, 0) for p in range(_HEAD)]
-        self.wmax = max(self.weights)
-        rem = [0] * (self.min_n + 1)
+        self.max_weight = max(self.weights)
+        least_output_after = [0] * (self.min_n + 1)
         for p in range(self.min_n - 1, -1, -1):
-            rem[p] = rem[p + 1] + self.weights[p] * self.least_slot(p)
-        self.rem = rem
+            least_output_after[p] = least_output_after[p + 1] + self.weights[p] * self.least_slot(p)
+        self.least_output_after = least_output_after
 
     def least_slot(self, p: int) -> int:
         """The fewest code points slot ``p`` can decode to."""
@@ -185,13 +188,13 @@ class Cursor:
     positions and no output limit.
     """
 
-    __slots__ = ("exact", "max_output", "sigma", "opcode", "args", "bounds", "pend", "group", "n",
+    __slots__ = ("exact", "max_output", "where", "opcode", "args", "bounds", "pend", "group", "n",
                  "before", "size", "owned")
 
     def __init__(self, exact: bool = True, max_output: int = DEFAULT_MAX_OUTPUT) -> None:
         self.exact = exact
         self.max_output = max_output
-        self.sigma = T
+        self.where = IN_TEXT
         self.opcode = 0  # NEED: the instruction being read, its arguments so far, their bounds
         self.args: tuple[int, ...] = ()
         self.bounds: tuple[int, ...] = ()
@@ -204,8 +207,8 @@ class Cursor:
 
     def copy(self) -> Cursor:
         c = Cursor.__new__(Cursor)
-        c.exact, c.max_output, c.sigma, c.opcode, c.args, c.bounds = (
-            self.exact, self.max_output, self.sigma, self.opcode, self.args, self.bounds)
+        c.exact, c.max_output, c.where, c.opcode, c.args, c.bounds = (
+            self.exact, self.max_output, self.where, self.opcode, self.args, self.bounds)
         c.pend, c.group, c.n, c.before, c.size = self.pend, self.group, self.n, self.before, self.size
         c.owned = False
         self.owned = False
@@ -215,19 +218,19 @@ class Cursor:
 
     def owing(self) -> int:
         """Slots the current text still needs before a group may start (0 in syntax mode)."""
-        if not self.exact or self.group is None or self.sigma not in (T, E):
+        if not self.exact or self.group is None or self.where not in (IN_TEXT, AFTER_ESCAPE):
             return 0
         return max(0, self.group.min_n - self.n)
 
     def can_end(self) -> bool:
         """May the stretch end here (end of sequence, or a special token)?"""
-        return self.sigma == T and not self.pend and not self.owing()
+        return self.where == IN_TEXT and not self.pend and not self.owing()
 
     def key(self) -> tuple:
         """What the syntax of the next token depends on (the cache key of masks)."""
-        if self.sigma == NEED:
-            return (NEED, self._next_bound(), self.bounds[len(self.args) + 1:], self.pend)
-        return (self.sigma, self.owing() > 0, self.pend)
+        if self.where == IN_INSTRUCTION:
+            return (IN_INSTRUCTION, self._next_bound(), self.bounds[len(self.args) + 1:], self.pend)
+        return (self.where, self.owing() > 0, self.pend)
 
     def _next_bound(self) -> int:
         bound = self.bounds[len(self.args)]
@@ -246,29 +249,29 @@ class Cursor:
         c = ord(ch)
         if self.pend:
             return False  # a token after an unfinished UTF-8 sequence: invalid UTF-8
-        sigma = self.sigma
-        if sigma == NEED:
+        where = self.where
+        if where == IN_INSTRUCTION:
             return self._argument(c)
         if c in _SURROGATES:
             return False  # lone-surrogate, bare or escaped
-        if sigma == E:
-            self.sigma = T
+        if where == AFTER_ESCAPE:
+            self.where = IN_TEXT
             return self._slot(ch)
         if GROUP_FIRST <= c <= GROUP_LAST:
             if c <= ARGUMENT_LAST or c not in OPCODES:
                 return False  # stray-argument, unknown-opcode
-            if sigma == T:
+            if where == IN_TEXT:
                 if self.owing():
                     return False  # position-out-of-range for the group whose text ends here
                 self._commit()
                 self.group = Group()
                 self.owned = True
-            self.sigma, self.opcode, self.args, self.bounds = NEED, c, (), _BOUNDS[c]
+            self.where, self.opcode, self.args, self.bounds = IN_INSTRUCTION, c, (), _BOUNDS[c]
             return self._completable()
-        if sigma == G0:
-            self.sigma, self.n, self.size = T, 0, 0  # the group's text begins
+        if where == IN_GROUP:
+            self.where, self.n, self.size = IN_TEXT, 0, 0  # the group's text begins
         if c == ESCAPE:
-            self.sigma = E
+            self.where = AFTER_ESCAPE
             return self._slot_possible(0, 0x10FFFF)  # the escaped code point must fit
         return self._slot(ch)
 
@@ -280,13 +283,13 @@ class Cursor:
         if self.opcode in (REPEAT, MULTIREPEAT):
             # The least output: each argument at its lowest (range [start, start + 1), count 1).
             trial = self.copy()
-            while trial.sigma == NEED:
+            while trial.where == IN_INSTRUCTION:
                 if not trial._argument(ARGUMENT_FIRST + trial._next_bound(), check=False):
                     return False
             return True
         group = self.group
-        slack = self.max_output - self.before - group.rem[0]
-        if group.wmax * (group.mmax + 1) + 2 * _HEAD <= slack:
+        slack = self.max_output - self.before - group.least_output_after[0]
+        if group.max_weight * (group.longest_marked_slot + 1) + 2 * _HEAD <= slack:
             return True  # a case or mark instruction adds less than that, wherever it points
         return self._any_completion()
 
@@ -299,7 +302,7 @@ class Cursor:
             trial = self.copy()
             if not trial._argument(c, check=False):
                 continue
-            while trial.sigma == NEED:
+            while trial.where == IN_INSTRUCTION:
                 if not trial._argument(ARGUMENT_FIRST + trial._next_bound(), check=False):
                     break
             else:
@@ -318,13 +321,13 @@ class Cursor:
                 return False  # a range starting at 255 has no end > start
             self.args = args
             return not check or self._completable()
-        self.sigma, self.args = G0, ()
+        self.where, self.args = IN_GROUP, ()
         if not self.exact:
             return True
         if not self.owned:
             self.group, self.owned = self.group.copy(), True
         self.group.add(self.opcode, args)
-        return not self.group.repeats or self._fits(self.group.rem[0])
+        return not self.group.repeats or self._fits(self.group.least_output_after[0])
 
     def _slot(self, ch: str) -> bool:
         """One slot of the current text; False if the output limit makes it impossible."""
@@ -343,7 +346,7 @@ class Cursor:
             self.size += group.weights[p] * group.slot_size(p, ch)
         if not group.repeats:
             return True
-        return self._fits(group.rem[self.n] if self.n < len(group.rem) else 0)
+        return self._fits(group.least_output_after[self.n] if self.n < len(group.least_output_after) else 0)
 
     def _slot_possible(self, lo: int, hi: int) -> bool:
         """Could one more slot of the current text, holding a code point of [lo, hi], fit the
@@ -351,10 +354,10 @@ class Cursor:
         group = self.group
         if group is None or not self.exact or not group.repeats:
             return True
-        in_text = self.sigma in (T, E)
+        in_text = self.where in (IN_TEXT, AFTER_ESCAPE)
         p = self.n if in_text else 0
         size = self.size if in_text else 0
-        after = group.rem[p + 1] if p + 1 < len(group.rem) else 0
+        after = group.least_output_after[p + 1] if p + 1 < len(group.least_output_after) else 0
         budget = self.max_output - self.before - size - after
         if p >= _HEAD:
             return budget >= 1
@@ -393,8 +396,8 @@ class Cursor:
 
     def _accepts_some(self, lo: int, hi: int) -> bool:
         """Can some code point in [lo, hi] (a UTF-8 sequence begun) be read here?"""
-        sigma = self.sigma
-        if sigma == NEED:
+        where = self.where
+        if where == IN_INSTRUCTION:
             first, last = max(lo, ARGUMENT_FIRST + self._next_bound()), min(hi, ARGUMENT_LAST)
             if first > last:
                 return False
@@ -402,12 +405,12 @@ class Cursor:
                 return True
             # The output limit depends on the value: try each (only where a repeat is at stake).
             return any(self._trial()._argument(c) for c in range(first, last + 1))
-        if sigma == E:
+        if where == AFTER_ESCAPE:
             return self._slot_possible(lo, hi)
         if lo < GROUP_FIRST or hi > GROUP_LAST:
             # text, or ESCAPE (then any code point is the slot)
             return self._slot_possible(0, 0x10FFFF) if lo <= ESCAPE <= hi else self._slot_possible(lo, hi)
-        if sigma == T and self.owing():
+        if where == IN_TEXT and self.owing():
             return False
         # An opcode: in exact mode, one whose instruction can still be completed (7.8)
         return any(lo <= op <= hi and (not self.exact or self._trial().feed(chr(op))) for op in OPCODES)

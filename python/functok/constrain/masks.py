@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from ..decode import DEFAULT_MAX_OUTPUT, check_max_output
 from ..grammar import FORMAT_CODE_POINT, SURROGATE, group_end, has_repeat
 from ..opcodes import ARGUMENT_FIRST, ARGUMENT_LAST, ESCAPE, GROUP_FIRST, GROUP_LAST, MULTIREPEAT, REPEAT
-from .automaton import E, G0, NEED, T, Cursor, Group
+from .automaton import AFTER_ESCAPE, IN_GROUP, IN_INSTRUCTION, IN_TEXT, Cursor, Group
 
 __all__ = ["MODES", "Constraint", "DisallowedTokenError", "State"]
 
@@ -59,10 +59,10 @@ def _shape(text: str, entry: int) -> tuple[int, int, int]:
     argument (which may complete a repeat begun before it)."""
     lead = None
     boundaries = slots = 0
-    in_text = entry != G0  # entering in a group (G0 or inside an instruction), or in text
-    escape = entry == E
+    in_text = entry != IN_GROUP  # entering in a group (G0 or inside an instruction), or in text
+    escape = entry == AFTER_ESCAPE
     repeats = 0
-    leading_argument = bool(text) and ARGUMENT_FIRST <= ord(text[0]) <= ARGUMENT_LAST and entry != E
+    leading_argument = bool(text) and ARGUMENT_FIRST <= ord(text[0]) <= ARGUMENT_LAST and entry != AFTER_ESCAPE
     for ch in text:
         c = ord(ch)
         if escape:
@@ -133,14 +133,14 @@ class Constraint:
         self.special_mask = _bits(self.special_ids, self.vocab_size)
         self.longest = max((len(self.token_of[i]) for i in text_ids + self.format_ids), default=1)
         self._shapes = {entry: {i: _shape(self.token_of[i], entry) for i in self.format_ids}
-                        for entry in (T, E, G0)}
+                        for entry in (IN_TEXT, AFTER_ESCAPE, IN_GROUP)}
         # key -> (mask, complex ids, ids that are complex when the open group has repeats)
         self._syntax: dict[tuple, tuple[int, tuple[int, ...], tuple[int, ...]]] = {}
         self._lead: dict[tuple[int, int], int] = {}  # (entry, slots owed) -> ids whose lead is shorter
         self._inside: dict[tuple[int, int], bool] = {}  # (id, entry) -> its inner groups decode
         self._by_repeats: dict[int, list[int]] = {}
         for i in self.format_ids:
-            self._by_repeats.setdefault(self._shapes[T][i][2], []).append(i)
+            self._by_repeats.setdefault(self._shapes[IN_TEXT][i][2], []).append(i)
 
     # -- states
 
@@ -185,13 +185,13 @@ class Constraint:
                 for i in repeat_sensitive:
                     mask &= ~(1 << i)
                 complex_ids += repeat_sensitive
-            if cursor.sigma in (T, E):
+            if cursor.where in (IN_TEXT, AFTER_ESCAPE):
                 owed = cursor.owing()
                 if owed:
-                    mask &= ~self._lead_below(cursor.sigma, owed)
-            elif cursor.sigma == G0 and cursor.group.min_n:
+                    mask &= ~self._lead_below(cursor.where, owed)
+            elif cursor.where == IN_GROUP and cursor.group.min_n:
                 # a token that starts with text ends the open group's text at its first group code point
-                mask &= ~self._lead_below(G0, cursor.group.min_n)
+                mask &= ~self._lead_below(IN_GROUP, cursor.group.min_n)
             for i in complex_ids:
                 if self._advance(cursor, i) is not None:
                     mask |= 1 << i
@@ -204,26 +204,26 @@ class Constraint:
         """The ids a cursor with ``key`` allows, ignoring what more than the key decides, and
         the complex ids to simulate from the cursor itself (exact mode)."""
         probe = _probe(key, self.exact, self.max_output)
-        sigma, pend = key[0], key[-1]
+        where, pend = key[0], key[-1]
         allowed = [b_id for b_id, b in self.byte_of.items() if probe.copy().feed_byte(b)]
         if pend:
             return _bits(allowed, self.vocab_size), (), ()
         complex_ids, repeat_sensitive = [], []
-        entry = G0 if sigma == NEED else sigma
+        entry = IN_GROUP if where == IN_INSTRUCTION else where
         syntax_probe = _probe(key, False, self.max_output)
         for i in self.format_ids:
             token = self.token_of[i]
             if not syntax_probe.copy().feed_text(token):
                 continue
             if self.exact and self._shapes[entry][i][1]:  # a group code point after text, inside it
-                if entry == G0 and GROUP_FIRST <= ord(token[0]) <= GROUP_LAST:
+                if entry == IN_GROUP and GROUP_FIRST <= ord(token[0]) <= GROUP_LAST:
                     # It adds to the open group, then ends its text. Without repeats on either
                     # side the group needs max(the open group's slots, the token's): the
                     # token's are checked here, the open group's by _lead_below.
-                    if sigma == NEED or has_repeat(token[: group_end(token)]):  # a repeat in its leading group run
+                    if where == IN_INSTRUCTION or has_repeat(token[: group_end(token)]):  # a repeat in its leading group run
                         complex_ids.append(i)
                         continue
-                    if not self._fine_inside(i, -G0):
+                    if not self._fine_inside(i, -IN_GROUP):
                         continue
                     repeat_sensitive.append(i)
                 elif not self._fine_inside(i, entry):
@@ -232,7 +232,7 @@ class Constraint:
             # (_lead_below, per state); positions after it are the next tokens' concern.
             allowed.append(i)
         mask = _bits(allowed, self.vocab_size)
-        if sigma != NEED:
+        if where != IN_INSTRUCTION:
             mask |= self.text_mask
         return mask, tuple(complex_ids), tuple(repeat_sensitive)
 
@@ -244,19 +244,19 @@ class Constraint:
         found = self._inside.get(key)
         if found is None:
             cursor = Cursor(True, 2**62)
-            cursor.sigma = {E: E, -G0: G0}.get(entry, T)
-            if entry == -G0:  # in a group of its own, with no instruction yet
+            cursor.where = {AFTER_ESCAPE: AFTER_ESCAPE, -IN_GROUP: IN_GROUP}.get(entry, IN_TEXT)
+            if entry == -IN_GROUP:  # in a group of its own, with no instruction yet
                 cursor.group = Group()
             found = self._inside[key] = cursor.feed_text(self.token_of[i])
         return found
 
-    def _lead_below(self, sigma: int, owed: int) -> int:
+    def _lead_below(self, where: int, owed: int) -> int:
         """Format ids that reach a group code point with fewer than ``owed`` slots."""
-        key = (sigma, owed)
+        key = (where, owed)
         found = self._lead.get(key)
         if found is None:
             found = self._lead[key] = _bits(
-                (i for i, (lead, boundaries, _) in self._shapes[sigma].items() if boundaries and lead < owed),
+                (i for i, (lead, boundaries, _) in self._shapes[where].items() if boundaries and lead < owed),
                 self.vocab_size)
         return found
 
@@ -265,14 +265,14 @@ class Constraint:
         group = cursor.group
         slack = self.max_output - cursor.before - cursor.size
         repeats = group is not None and bool(group.repeats)
-        weight, marks = (group.wmax, group.mmax) if group is not None else (1, 1)
+        weight, marks = (group.max_weight, group.longest_marked_slot) if group is not None else (1, 1)
         text_growth = self.longest * weight * marks if repeats else 0
         suspects: list[int] = []
         if text_growth > slack:
             suspects += self.token_of  # every token may add a slot that does not fit
             suspects += self.byte_of
         else:
-            if cursor.sigma in (T, E):
+            if cursor.where in (IN_TEXT, AFTER_ESCAPE):
                 weight, marks = 1, 1  # the next group starts afresh, after this text's last slots
             reach = 256 * weight * (marks + self.longest) + text_growth
             for repeats, ids in self._by_repeats.items():
@@ -289,16 +289,16 @@ class Constraint:
 def _probe(key: tuple, exact: bool, max_output: int) -> Cursor:
     """A cursor standing where ``key`` says (the representative of its syntactic state)."""
     cursor = Cursor(exact, max_output)
-    if key[0] == NEED:
+    if key[0] == IN_INSTRUCTION:
         _, bound, rest, pend = key
         # An opcode whose completion adds nothing to the group (exact mode adds one instruction:
         # a mark with its one argument; the arguments' values are all that matter here).
-        cursor.sigma, cursor.opcode, cursor.args, cursor.bounds = NEED, 0xE101, (), (bound,) + rest
+        cursor.where, cursor.opcode, cursor.args, cursor.bounds = IN_INSTRUCTION, 0xE101, (), (bound,) + rest
         cursor.group = Group()
     else:
-        sigma, owing, pend = key
-        cursor.sigma = sigma
-        if sigma in (E, G0) or owing:
+        where, owing, pend = key
+        cursor.where = where
+        if where in (AFTER_ESCAPE, IN_GROUP) or owing:
             cursor.group = Group()
         if owing:
             cursor.group.min_n = 1  # at least one slot owed

@@ -15,7 +15,7 @@ import random
 import weakref
 from collections.abc import Callable, Sequence
 
-from .automaton import E, G0, NEED, T
+from .automaton import AFTER_ESCAPE, IN_GROUP, IN_INSTRUCTION, IN_TEXT
 from .masks import Constraint, State
 
 __all__ = ["check_options", "constraint_for", "finish", "generate", "mask_bits", "sample"]
@@ -131,9 +131,9 @@ def _distance(state: State) -> int:
     """A rough count of ids still needed before the sequence may end (smaller is closer)."""
     cursor = state.cursor
     steps = 1 if cursor.pend else 0
-    steps += {T: 0, E: 1, G0: 1, NEED: 1 + len(cursor.bounds) - len(cursor.args)}[cursor.sigma]
+    steps += {IN_TEXT: 0, AFTER_ESCAPE: 1, IN_GROUP: 1, IN_INSTRUCTION: 1 + len(cursor.bounds) - len(cursor.args)}[cursor.where]
     group = cursor.group
-    if cursor.sigma in (T, E):
+    if cursor.where in (IN_TEXT, AFTER_ESCAPE):
         owed = cursor.owing()
     else:
         owed = group.min_n if group is not None and cursor.exact else 1
