@@ -29,15 +29,32 @@ def meta(protocol: str) -> dict | None:
     return json.loads(kept.read_text()) if kept.exists() else None
 
 
-def cells() -> dict[tuple[str, str, int], dict]:
+SAME_BYTES = 0.01  # cell.SAME_BYTES: an equal-bytes run this close to equal tokens is not made
+
+
+def cells(metas: dict) -> dict[tuple[str, str, int], dict]:
+    """Every result by (protocol, variant, seed): its equal-tokens score, and its equal-bytes
+    score from its own run, or from the equal-tokens run where the bytes differ by at most
+    SAME_BYTES (then ``same_run`` is set)."""
     out = {}
     for protocol in ORDER:
         for variant in VARIANTS:
             for seed in SEEDS:
                 path = RESULTS / protocol / f"{variant}.seed{seed}.json"
-                if path.exists():
-                    out[protocol, variant, seed] = json.loads(path.read_text())
+                if not path.exists():
+                    continue
+                cell = json.loads(path.read_text())
+                extra = RESULTS / protocol / f"{variant}.equal_bytes.seed{seed}.json"
+                if extra.exists():
+                    cell["equal_bytes"] = json.loads(extra.read_text())["equal_bytes"]
+                elif abs(cell["bytes_ratio"] - 1) <= SAME_BYTES:
+                    cell["equal_bytes"] = dict(cell["equal_tokens"], same_run=True)
+                out[protocol, variant, seed] = cell
     return out
+
+
+def have(grid: dict, protocol: str, variant: str, seed: int, point: str) -> bool:
+    return point in grid.get((protocol, variant, seed), {})
 
 
 def mean_std(values: list[float], digits: int = 4) -> str:
@@ -56,7 +73,7 @@ def paired_deltas(grid: dict, protocol: str, variant: str, point: str) -> list[f
     out = []
     for seed in SEEDS:
         a, b = grid.get((protocol, variant, seed)), grid.get((protocol, "baseline", seed))
-        if a and b:
+        if have(grid, protocol, variant, seed, point) and have(grid, protocol, "baseline", seed, point):
             out.append((a[point]["bits_per_byte"] / b[point]["bits_per_byte"] - 1) * 100)
     return out
 
@@ -64,8 +81,8 @@ def paired_deltas(grid: dict, protocol: str, variant: str, point: str) -> list[f
 def verdict(grid: dict, protocol: str, variant: str, point: str) -> str:
     """'worse'/'better' when every seed of the variant lies beyond every seed of the baseline
     (the seeds' ranges do not overlap), 'within the seeds' spread' otherwise."""
-    v = [grid[protocol, variant, s][point]["bits_per_byte"] for s in SEEDS if (protocol, variant, s) in grid]
-    b = [grid[protocol, "baseline", s][point]["bits_per_byte"] for s in SEEDS if (protocol, "baseline", s) in grid]
+    v = [grid[protocol, variant, s][point]["bits_per_byte"] for s in SEEDS if have(grid, protocol, variant, s, point)]
+    b = [grid[protocol, "baseline", s][point]["bits_per_byte"] for s in SEEDS if have(grid, protocol, "baseline", s, point)]
     if len(v) < 3 or len(b) < 3:
         return "incomplete"
     if min(v) > max(b):
@@ -83,17 +100,53 @@ def status_table(grid: dict) -> list[str]:
     return rows
 
 
+def bytes_status(grid: dict, metas: dict) -> list[str]:
+    rows = ["| protocol | " + " | ".join(LABELS[v] for v in VARIANTS[1:]) + " |", "|---|---|---|"]
+    for protocol in ORDER:
+        m = metas.get(protocol)
+        if not m:
+            rows.append(f"| {protocol} | not prepared yet | not prepared yet |")
+            continue
+        shown = []
+        for v in VARIANTS[1:]:
+            r = m["variants"]["baseline"]["train_bytes_per_token"] / m["variants"][v]["train_bytes_per_token"]
+            if abs(r - 1) <= SAME_BYTES:
+                shown.append(f"tokens ratio {r:.3f}: the equal-tokens run stands for it")
+            else:
+                done = [s for s in SEEDS if (RESULTS / protocol / f"{v}.equal_bytes.seed{s}.json").exists()]
+                shown.append(f"tokens ratio {r:.3f}: own run, seeds {', '.join(map(str, done)) or 'none'} done")
+        rows.append(f"| {protocol} | " + " | ".join(shown) + " |")
+    return rows
+
+
+def discarded() -> list[str]:
+    """The first, constant-learning-rate runs: one run scored at two nearby steps."""
+    rows = ["| cell | step | bits/byte | step | bits/byte | Δ between the two steps |", "|---|---|---|---|---|---|"]
+    for path in sorted((HERE / "results-constant-lr-udhr-languages").glob("*.seed*.json")):
+        r = json.loads(path.read_text())
+        a, b = r["equal_tokens"], r["equal_bytes"]
+        if a["step"] != b["step"]:
+            rows.append(f"| {path.stem} | {a['step']} | {a['bits_per_byte']:.4f} | {b['step']} | "
+                        f"{b['bits_per_byte']:.4f} | {(b['bits_per_byte'] / a['bits_per_byte'] - 1) * 100:+.2f}% |")
+    return rows
+
+
 def main_table(grid: dict, point: str) -> list[str]:
     rows = ["| protocol | " + " | ".join(LABELS[v] for v in VARIANTS) + " | Δ `paper` split | Δ `compact`/`frequent` "
             "| `paper` split vs baseline | `compact`/`frequent` vs baseline |",
             "|---|---|---|---|---|---|---|---|"]
     for protocol in ORDER:
-        means = [mean_std([grid[protocol, v, s][point]["bits_per_byte"] for s in SEEDS if (protocol, v, s) in grid])
-                 for v in VARIANTS]
+        means = [mean_std([grid[protocol, v, s][point]["bits_per_byte"] for s in SEEDS
+                           if have(grid, protocol, v, s, point)]) + _same(grid, protocol, v, point) for v in VARIANTS]
         deltas = [_pct(paired_deltas(grid, protocol, v, point)) for v in VARIANTS[1:]]
         verdicts = [verdict(grid, protocol, v, point) for v in VARIANTS[1:]]
         rows.append(f"| {protocol} | " + " | ".join(means + deltas + verdicts) + " |")
     return rows
+
+
+def _same(grid: dict, protocol: str, variant: str, point: str) -> str:
+    same = [grid[protocol, variant, s][point].get("same_run") for s in SEEDS if have(grid, protocol, variant, s, point)]
+    return " (the equal-tokens run)" if same and all(same) and variant != "baseline" else ""
 
 
 def _pct(values: list[float]) -> str:
@@ -210,6 +263,8 @@ def render(grid: dict, metas: dict, template: str) -> str:
     blocks = {
         "STATUS": status_table(grid),
         "CONCLUSIONS": conclusions(grid),
+        "BYTES_STATUS": bytes_status(grid, metas),
+        "DISCARDED": discarded(),
         "PINS": pins(grid),
         "SHAPE": [shape(grid)],
         "DATA": data_table(metas),
@@ -230,8 +285,8 @@ def render(grid: dict, metas: dict, template: str) -> str:
 
 
 def main() -> None:
-    grid = cells()
     metas = {p: m for p in ORDER if (m := meta(p))}
+    grid = cells(metas)
     for name, target in (("FINDINGS.template.md", HERE / "FINDINGS.md"), ("docs.template.md", DOCS)):
         target.write_text(render(grid, metas, (HERE / name).read_text()))
         print(f"wrote {target} ({len(grid)} of {len(ORDER) * len(VARIANTS) * len(SEEDS)} cells)")

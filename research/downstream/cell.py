@@ -1,11 +1,17 @@
 """One (protocol, variant, seed) cell: train the fixed GPT, score it on the held-out text.
 
-Training: random windows of the training stream (a seeded generator), AdamW, linear warm-up
-then a constant learning rate, so that the model can be scored at two points of one run:
+Training: random windows of the training stream (a seeded generator), AdamW, a linear warm-up
+then a linear decay to zero at the run's last step, scored once at the end. A run is one of:
 
-* **equal tokens**: after TRAIN_TOKENS tokens, the same for every variant;
-* **equal bytes**: after the tokens that cover the UTF-8 bytes the baseline covers in
-  TRAIN_TOKENS tokens (TRAIN_TOKENS x the baseline's bytes/token / the variant's bytes/token).
+* **equal tokens** (the grid's cell): TRAIN_TOKENS tokens, the same for every variant;
+* **equal bytes**: the tokens that cover the UTF-8 bytes the baseline covers in TRAIN_TOKENS
+  tokens (TRAIN_TOKENS x the baseline's bytes/token / the variant's bytes/token), its own run
+  with its own decay. run_grid.py makes it only where that differs from TRAIN_TOKENS by more
+  than SAME_BYTES; otherwise the equal-tokens run stands for it.
+
+(A first version kept the learning rate constant and scored one run at both points: 7 steps
+apart, the same run's score moved by up to 6%, more than any difference between tokenizers; see
+FINDINGS.md.)
 
 Scoring: the evaluation stream cut into non-overlapping windows of the context length; every
 token predicted from the tokens before it in its window. Bits per UTF-8 byte = the summed loss
@@ -28,6 +34,7 @@ from model import GPT, SHAPE
 TRAIN_TOKENS = 655_360  # 640 steps of 8 x 128 tokens
 BATCH = 8
 LR, WARMUP, WEIGHT_DECAY, CLIP = 2e-3, 40, 0.1, 1.0
+SAME_BYTES = 0.01  # an equal-bytes run differing from the equal-tokens run by less is not made
 
 
 def _batch(stream: torch.Tensor, gen: torch.Generator, context: int) -> tuple[torch.Tensor, torch.Tensor]:
@@ -69,23 +76,27 @@ def score(model: GPT, data: dict, meta: dict) -> dict:
     }
 
 
-def run_cell(cache: Path, variant: str, seed: int) -> dict:
+def bytes_ratio(meta: dict, variant: str) -> float:
+    """The variant's tokens per training byte against the baseline's."""
+    return meta["variants"]["baseline"]["train_bytes_per_token"] / meta["variants"][variant]["train_bytes_per_token"]
+
+
+def run_cell(cache: Path, variant: str, seed: int, point: str = "equal_tokens") -> dict:
     torch.set_num_threads(1)
     meta = json.loads((cache / "meta.json").read_text())
     data = torch.load(cache / f"{variant}.pt")
-    ratio = meta["variants"]["baseline"]["train_bytes_per_token"] / meta["variants"][variant]["train_bytes_per_token"]
+    ratio = bytes_ratio(meta, variant)
     step_tokens = BATCH * SHAPE["context"]
-    equal_tokens_step = TRAIN_TOKENS // step_tokens
-    equal_bytes_step = round(TRAIN_TOKENS * ratio / step_tokens)
+    steps = TRAIN_TOKENS // step_tokens if point == "equal_tokens" else round(TRAIN_TOKENS * ratio / step_tokens)
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     model = GPT(meta["budget"] + 1, **SHAPE)
     opt = torch.optim.AdamW(model.parameters(), lr=LR, betas=(0.9, 0.95), weight_decay=WEIGHT_DECAY)
     started = time.monotonic()
-    curve, scored = [], {}
-    for step in range(1, max(equal_tokens_step, equal_bytes_step) + 1):
+    curve = []
+    for step in range(1, steps + 1):
         for g in opt.param_groups:
-            g["lr"] = LR * min(1.0, step / WARMUP)
+            g["lr"] = LR * min(step / WARMUP, (steps - step + 1) / (steps - WARMUP + 1))
         x, y = _batch(data["train"], gen, SHAPE["context"])
         loss = F.cross_entropy(model(x).reshape(-1, meta["budget"] + 1), y.reshape(-1))
         opt.zero_grad()
@@ -94,15 +105,11 @@ def run_cell(cache: Path, variant: str, seed: int) -> dict:
         opt.step()
         if step % 40 == 0:
             curve.append([step, round(loss.item(), 4)])
-        if step in (equal_tokens_step, equal_bytes_step):  # the baseline's two points are one
-            point = dict(score(model, data, meta), step=step, train_tokens=step * step_tokens,
-                         train_bytes=step * step_tokens * meta["variants"][variant]["train_bytes_per_token"])
-            for name, at in (("equal_tokens", equal_tokens_step), ("equal_bytes", equal_bytes_step)):
-                if step == at:
-                    scored[name] = point
-    return {"protocol": meta["protocol"], "variant": variant, "seed": seed, "shape": SHAPE,
+    scored = dict(score(model, data, meta), step=steps, train_tokens=steps * step_tokens,
+                  train_bytes=steps * step_tokens * meta["variants"][variant]["train_bytes_per_token"])
+    return {"protocol": meta["protocol"], "variant": variant, "seed": seed, "point": point, "shape": SHAPE,
             "parameters": sum(p.numel() for p in model.parameters()),
             "optimizer": {"lr": LR, "warmup": WARMUP, "weight_decay": WEIGHT_DECAY, "clip": CLIP, "batch": BATCH,
-                          "schedule": "linear warm-up, then constant"},
-            "train_tokens_target": TRAIN_TOKENS, "bytes_ratio": ratio, **scored,
+                          "schedule": "linear warm-up, then linear decay to 0 at the last step"},
+            "train_tokens_target": TRAIN_TOKENS, "bytes_ratio": ratio, point: scored,
             "curve": curve, "seconds": round(time.monotonic() - started, 1)}

@@ -1,7 +1,8 @@
 """Run the grid: 4 protocols x 3 variants x 3 seeds, one JSON result file per cell.
 
 A cell whose file exists is skipped, so the grid resumes where it stopped. Whole protocol
-blocks finish first, in protocols.ORDER. With --commit each result file is committed (on the
+blocks finish first, in protocols.ORDER; then the equal-bytes runs (cell.py), only for the
+variants whose bytes/token differ from the baseline's by more than cell.SAME_BYTES. With --commit each result file is committed (on the
 current branch, that file only) as soon as it is written.
 
     cd research/downstream
@@ -23,15 +24,16 @@ import torch
 
 import prepare
 import protocols
-from cell import run_cell
+from cell import SAME_BYTES, bytes_ratio, run_cell
 
 SEEDS = (0, 1, 2)
 RESULTS = Path(__file__).with_name("results")
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def result_path(protocol: str, variant: str, seed: int) -> Path:
-    return RESULTS / protocol / f"{variant}.seed{seed}.json"
+def result_path(protocol: str, variant: str, seed: int, point: str = "equal_tokens") -> Path:
+    middle = "" if point == "equal_tokens" else f".{point}"
+    return RESULTS / protocol / f"{variant}{middle}.seed{seed}.json"
 
 
 def pinned() -> dict:
@@ -57,27 +59,34 @@ def commit(path: Path) -> None:
     print(f"could not commit {path}", file=sys.stderr)
 
 
+def run(protocol: str, variant: str, seed: int, point: str, cache: Path, commit_it: bool) -> None:
+    path = result_path(protocol, variant, seed, point)
+    if path.exists():
+        return
+    started = time.strftime("%H:%M:%S")
+    result = dict(run_cell(cache, variant, seed, point), pinned=pinned())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(result, indent=1) + "\n")
+    print(f"{started} {protocol} {variant} seed {seed}: {result[point]['bits_per_byte']:.4f} bits/byte at "
+          f"{point.replace('_', ' ')} ({result['seconds']} s)", flush=True)
+    if commit_it:
+        commit(path)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--protocols", nargs="*", default=list(protocols.ORDER))
     parser.add_argument("--commit", action="store_true")
     args = parser.parse_args()
-    for protocol in args.protocols:
-        cache = prepare.prepare(protocol)
-        for seed in SEEDS:
-            for variant in prepare.VARIANT_KEYS:
-                path = result_path(protocol, variant, seed)
-                if path.exists():
-                    continue
-                started = time.strftime("%H:%M:%S")
-                result = dict(run_cell(cache, variant, seed), pinned=pinned())
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(json.dumps(result, indent=1) + "\n")
-                eq = result["equal_tokens"]["bits_per_byte"]
-                print(f"{started} {protocol} {variant} seed {seed}: {eq:.4f} bits/byte at equal tokens "
-                      f"({result['seconds']} s)", flush=True)
-                if args.commit:
-                    commit(path)
+    for point in ("equal_tokens", "equal_bytes"):
+        for protocol in args.protocols:
+            cache = prepare.prepare(protocol)
+            meta = json.loads((cache / "meta.json").read_text())
+            for seed in SEEDS:
+                for variant in prepare.VARIANT_KEYS:
+                    if point == "equal_bytes" and abs(bytes_ratio(meta, variant) - 1) <= SAME_BYTES:
+                        continue
+                    run(protocol, variant, seed, point, cache, args.commit)
     return 0
 
 
