@@ -68,21 +68,22 @@ def mean_std(values: list[float], digits: int = 4) -> str:
     return shown if len(values) == 3 else f"{shown} ({len(values)} seeds)"
 
 
-def paired_deltas(grid: dict, protocol: str, variant: str, point: str) -> list[float]:
+def paired_deltas(grid: dict, protocol: str, variant: str, point: str, without_bytes: bool = False) -> list[float]:
     """Δ% of the variant against the baseline of the same seed."""
     out = []
     for seed in SEEDS:
         a, b = grid.get((protocol, variant, seed)), grid.get((protocol, "baseline", seed))
         if have(grid, protocol, variant, seed, point) and have(grid, protocol, "baseline", seed, point):
-            out.append((a[point]["bits_per_byte"] / b[point]["bits_per_byte"] - 1) * 100)
+            out.append((bpb(a[point], without_bytes) / bpb(b[point], without_bytes) - 1) * 100)
     return out
 
 
-def verdict(grid: dict, protocol: str, variant: str, point: str) -> str:
+def verdict(grid: dict, protocol: str, variant: str, point: str, without_bytes: bool = False) -> str:
     """'worse'/'better' when every seed of the variant lies beyond every seed of the baseline
     (the seeds' ranges do not overlap), 'within the seeds' spread' otherwise."""
-    v = [grid[protocol, variant, s][point]["bits_per_byte"] for s in SEEDS if have(grid, protocol, variant, s, point)]
-    b = [grid[protocol, "baseline", s][point]["bits_per_byte"] for s in SEEDS if have(grid, protocol, "baseline", s, point)]
+    v = [bpb(grid[protocol, variant, s][point], without_bytes) for s in SEEDS if have(grid, protocol, variant, s, point)]
+    b = [bpb(grid[protocol, "baseline", s][point], without_bytes) for s in SEEDS
+         if have(grid, protocol, "baseline", s, point)]
     if len(v) < 3 or len(b) < 3:
         return "incomplete"
     if min(v) > max(b):
@@ -131,15 +132,22 @@ def discarded() -> list[str]:
     return rows
 
 
-def main_table(grid: dict, point: str) -> list[str]:
+def bpb(result: dict, without_bytes: bool = False) -> float:
+    """Bits per byte of a scored run; ``without_bytes``: the bits of byte-fallback tokens left out."""
+    if not without_bytes:
+        return result["bits_per_byte"]
+    return result["bits_per_byte"] - result["by_kind"].get("byte", {}).get("bits_per_byte", 0.0)
+
+
+def main_table(grid: dict, point: str, without_bytes: bool = False) -> list[str]:
     rows = ["| protocol | " + " | ".join(LABELS[v] for v in VARIANTS) + " | Δ `paper` split | Δ `compact`/`frequent` "
             "| `paper` split vs baseline | `compact`/`frequent` vs baseline |",
             "|---|---|---|---|---|---|---|---|"]
     for protocol in ORDER:
-        means = [mean_std([grid[protocol, v, s][point]["bits_per_byte"] for s in SEEDS
+        means = [mean_std([bpb(grid[protocol, v, s][point], without_bytes) for s in SEEDS
                            if have(grid, protocol, v, s, point)]) + _same(grid, protocol, v, point) for v in VARIANTS]
-        deltas = [_pct(paired_deltas(grid, protocol, v, point)) for v in VARIANTS[1:]]
-        verdicts = [verdict(grid, protocol, v, point) for v in VARIANTS[1:]]
+        deltas = [_pct(paired_deltas(grid, protocol, v, point, without_bytes)) for v in VARIANTS[1:]]
+        verdicts = [verdict(grid, protocol, v, point, without_bytes) for v in VARIANTS[1:]]
         rows.append(f"| {protocol} | " + " | ".join(means + deltas + verdicts) + " |")
     return rows
 
@@ -270,6 +278,7 @@ def render(grid: dict, metas: dict, template: str) -> str:
         "DATA": data_table(metas),
         "MAIN_TOKENS": main_table(grid, "equal_tokens"),
         "MAIN_BYTES": main_table(grid, "equal_bytes"),
+        "MAIN_NOBYTE": main_table(grid, "equal_tokens", without_bytes=True),
         "KINDS": [line for p in ORDER for line in [f"\n**{p}** ({POINTS['equal_tokens']})\n"] + kind_table(grid, p, "equal_tokens")],
         "CLASSES": [line for p in ORDER for line in [f"\n**{p}** ({POINTS['equal_tokens']})\n"]
                     + class_table(grid, metas, p, "equal_tokens")],
