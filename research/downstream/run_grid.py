@@ -2,8 +2,9 @@
 
 A cell whose file exists is skipped, so the grid resumes where it stopped. Whole protocol
 blocks finish first, in protocols.ORDER; then the equal-bytes runs (cell.py), only for the
-variants whose bytes/token differ from the baseline's by more than cell.SAME_BYTES. With --commit each result file is committed (on the
-current branch, that file only) as soon as it is written.
+variants whose bytes/token differ from the baseline's by more than cell.SAME_BYTES. With
+--commit each result file is committed (on the current branch: that file, the protocol's
+meta.json, and FINDINGS.md and docs/downstream.md rebuilt) as soon as it is written.
 
     cd research/downstream
     PYTHONPATH=../../python:/work/venv/lib/python3.11/site-packages \\
@@ -49,10 +50,16 @@ def pinned() -> dict:
 
 
 def commit(path: Path) -> None:
+    """Commit the result file, with FINDINGS.md and the docs page rebuilt to include it."""
+    import build_findings
+
+    build_findings.main()
+    paths = [str(path), str(build_findings.HERE / "FINDINGS.md"), str(build_findings.DOCS),
+             *map(str, RESULTS.glob("*/meta.json"))]
     for _ in range(10):
-        add = subprocess.run(["git", "add", "--", str(path)], cwd=ROOT, capture_output=True)
+        add = subprocess.run(["git", "add", "--", *paths], cwd=ROOT, capture_output=True)
         done = subprocess.run(["git", "commit", "-q", "-m", f"research/downstream: result {path.parent.name}/{path.name}",
-                               "--", str(path)], cwd=ROOT, capture_output=True)
+                               "--", *paths], cwd=ROOT, capture_output=True)
         if add.returncode == 0 and done.returncode == 0:
             return
         time.sleep(5)
