@@ -91,6 +91,10 @@ else {
     const { peak, input, ok, error } = measure([STOPS[0]])[STOPS[0]];
     assert.equal(error, undefined);
     assert.ok(ok);
-    assert.ok(peak <= input / 16, `peak ${peak.toLocaleString()} bytes: the whole stream was decoded`);
+    // Decoding the whole stream would allocate at least its output, 0.4x the input's bytes (two
+    // code points of every five, stored two bytes each); stopping at the first unit allocates
+    // next to nothing, but V8's heap figures move by up to 0.12x the input here on a loaded
+    // machine (250,368 bytes, seen in CI). A quarter of the input lies between the two.
+    assert.ok(peak <= input / 4, `peak ${peak.toLocaleString()} bytes: the whole stream was decoded`);
   });
 }
