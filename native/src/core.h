@@ -82,8 +82,7 @@ enum {
 /* The group (opcodes and argument code points) and the slots of one piece (6.1, 6.2, 6.4). */
 int analyse_piece(const uint32_t *p, size_t n, int cfg, cpbuf *group, cpbuf *slots);
 /* One piece in its stream form (group, then the escaped base: 6.3, 6.4), appended to out;
- * the _with form takes scratch buffers for the group and the slots, to reuse across pieces. */
-int encode_piece(const uint32_t *p, size_t n, int cfg, cpbuf *out);
+ * group and slots are scratch buffers, reused across pieces. */
 int encode_piece_with(const uint32_t *p, size_t n, int cfg, cpbuf *out, cpbuf *group, cpbuf *slots);
 /* Whether a piece can encode to anything but itself under cfg (the encoder's fast check). */
 int piece_changes(const uint32_t *p, size_t n, int cfg);

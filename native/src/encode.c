@@ -143,15 +143,6 @@ int encode_piece_with(const uint32_t *p, size_t n, int cfg, cpbuf *out, cpbuf *g
     return 0;
 }
 
-int encode_piece(const uint32_t *p, size_t n, int cfg, cpbuf *out) {
-    cpbuf group, slots;
-    cpbuf_init(&group);
-    cpbuf_init(&slots);
-    int failed = encode_piece_with(p, n, cfg, out, &group, &slots);
-    cpbuf_free(&group);
-    cpbuf_free(&slots);
-    return failed;
-}
 
 /* Whether p[0:n] holds a unit of 1..8 code points three times in a row: a unit of length L at k
  * repeats three times exactly when p[m] == p[m + L] for the 2L positions m from k. */

@@ -24,26 +24,26 @@ static void fill(uint8_t *bmp, const int32_t (*ranges)[3], size_t count) {
         for (int32_t cp = ranges[k][0]; cp <= ranges[k][1] && cp < 0x10000; cp++) bmp[cp] = (uint8_t)ranges[k][2];
 }
 
-static int in_ranges(const int32_t (*ranges)[2], size_t count, uint32_t cp) {
+/* The row of a sorted table of (first, last, ...) ranges that holds cp, or NULL. */
+static const int32_t *range_row(const int32_t *rows, size_t count, size_t width, uint32_t cp) {
     size_t lo = 0, hi = count;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (cp < (uint32_t)ranges[mid][0]) hi = mid;
-        else if (cp > (uint32_t)ranges[mid][1]) lo = mid + 1;
-        else return 1;
+        const int32_t *row = rows + mid * width;
+        if (cp < (uint32_t)row[0]) hi = mid;
+        else if (cp > (uint32_t)row[1]) lo = mid + 1;
+        else return row;
     }
-    return 0;
+    return NULL;
+}
+
+static int in_ranges(const int32_t (*ranges)[2], size_t count, uint32_t cp) {
+    return range_row(&ranges[0][0], count, 2, cp) != NULL;
 }
 
 static int range_value(const int32_t (*ranges)[3], size_t count, uint32_t cp) {
-    size_t lo = 0, hi = count;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (cp < (uint32_t)ranges[mid][0]) hi = mid;
-        else if (cp > (uint32_t)ranges[mid][1]) lo = mid + 1;
-        else return ranges[mid][2];
-    }
-    return 0;
+    const int32_t *row = range_row(&ranges[0][0], count, 3, cp);
+    return row ? row[2] : 0;
 }
 
 static int by_key(const void *a, const void *b) {
