@@ -23,6 +23,10 @@ int cpbuf_reserve(cpbuf *b, size_t more);             /* room for `more` more co
 int cpbuf_push(cpbuf *b, uint32_t cp);
 int cpbuf_extend(cpbuf *b, const uint32_t *cps, size_t n);
 
+/* Token ids are uint32_t as well (spec 14.3: an id is below 2^32), kept in
+ * the same growable buffer under a name that says what it holds (the cpbuf_* functions take it). */
+typedef cpbuf idbuf;
+
 /* --- Spec 3: the pinned character data (ucd.c) -------------------------------------------- */
 
 enum { CLASS_OTHER = 0, CLASS_L = 1, CLASS_N = 2, CLASS_W = 3 };
