@@ -188,3 +188,31 @@ def test_the_version_names_the_codec_that_runs(native):
         out = subprocess.run([sys.executable, "-m", "functok", "--version"], capture_output=True, text=True,
                              env=env, check=True)
         assert expected in out.stdout
+
+
+# --- the suite's third implementation: the C core through the protocol ---------------------------
+
+def test_the_c_core_passes_every_vector_through_the_protocol(native):
+    """`functok conformance-server --require-native` is the C core speaking the protocol (the
+    implementations table's third row): every vector passes, run as any other program is."""
+    from functok.conformance import load_suite, run_suite
+    from functok.conformance.transport import CommandTransport
+
+    suite = load_suite(REPO / "conformance" / "vectors")
+    transport = CommandTransport([sys.executable, "-m", "functok", "conformance-server", "--require-native"])
+    try:
+        report = run_suite(suite, transport)
+    finally:
+        transport.close()
+    assert report.implementation["name"] == "functok (C core)"
+    failures = [f"{r.id}: {r.message}" for r in report.results if r.status != "passed"]
+    assert not failures, "\n".join(failures[:20])
+    assert report.count("passed") == len(suite.vectors)
+
+
+def test_require_native_refuses_the_pure_path():
+    done = subprocess.run([sys.executable, "-m", "functok", "conformance-server", "--require-native"],
+                          input='{"cmd": "start"}\n', capture_output=True, text=True,
+                          env={**os.environ, native_module.PURE_VARIABLE: "1"}, timeout=60)
+    assert done.returncode == 2
+    assert "--require-native" in done.stderr and done.stdout == ""

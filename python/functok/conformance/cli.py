@@ -21,7 +21,11 @@ def add_command(subparsers) -> None:
     runner.set_defaults(func=run_command)
     server = subparsers.add_parser(
         "conformance-server", help="answer conformance protocol requests on stdin/stdout",
-        description="The reference implementation as a conformance protocol program (JSON lines).")
+        description="The reference implementation as a conformance protocol program (JSON lines). "
+                    "It runs on the C core where that is built (the handshake names the core), "
+                    "on the pure-Python reference under FUNCTOK_PURE=1.")
+    server.add_argument("--require-native", action="store_true",
+                        help="exit 2 unless the C core runs, so that a run meant for it cannot check the pure path")
     server.set_defaults(func=serve_command)
 
 
@@ -70,5 +74,10 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def serve_command(args: argparse.Namespace) -> int:
+    from ..native import backend
     from .server import main
+    if args.require_native and backend() != "native":
+        print("functok conformance-server: --require-native, but the C core is not built or FUNCTOK_PURE=1 is set",
+              file=sys.stderr)
+        return EXIT_CANNOT_RUN
     return main()

@@ -32,10 +32,18 @@ def handle(request: dict) -> dict | None:
 def _start() -> dict:
     return {
         "protocol_version": PROTOCOL_VERSION,
-        "implementation": {"name": "functok", "version": functok.__version__, "language": "python"},
+        "implementation": _implementation(),
         "spec_versions": [functok.SPEC_VERSION],
         "ops": list(OPS),
     }
+
+
+def _implementation() -> dict:
+    """Who answers: the reference, on its C core where that is built (``core``: ``"native"``, the
+    suite's third implementation) or on the pure-Python path (``"pure"``, the spec's executable form)."""
+    core = functok.backend()
+    return {"name": "functok" if core == "pure" else "functok (C core)", "version": functok.__version__,
+            "language": "python" if core == "pure" else "c", "core": core}
 
 
 def _run(request: dict) -> dict:
