@@ -37,6 +37,7 @@ int ucd_ccc_astral(uint32_t cp);
 int ucd_quick_check_astral(uint32_t cp);
 int64_t ucd_lower(uint32_t cp);                       /* 3.3: the lower member of cp's pair, or -1 */
 int ucd_has_upper(uint32_t cp);                       /* 3.3: cp is the lower member of a pair */
+uint32_t ucd_upper(uint32_t cp);                      /* 3.3: the upper member of cp's pair, or cp */
 
 /* The Basic Multilingual Plane's lookups, inline on the hot paths (filled by ucd_init). */
 extern uint8_t ucd_class_bmp[0x10000], ucd_ccc_bmp[0x10000], ucd_quick_check_bmp[0x10000];
@@ -61,6 +62,9 @@ const int32_t *ucd_mark_decomposition(uint32_t cp);
 const int32_t *ucd_nfc_decomposition(uint32_t cp);
 int64_t ucd_compose(uint32_t first, uint32_t second); /* the primary composite, or -1 */
 extern const uint32_t *UCD_MARKS;                     /* the 13 marks, in opcode order */
+/* 3.4 read backwards (7.6): the code point that decomposes to base and exactly these marks
+ * (indexes into UCD_MARKS, in order), or -1. */
+int64_t ucd_compose_marks(uint32_t base, const uint8_t *marks, size_t count);
 
 /* --- Spec 4: NFC (normalize.c) ----------------------------------------------------------- */
 
@@ -109,5 +113,31 @@ void offsets_free(offsets *o);
 /* The stream of normalized text appended to out, and where each pre-token of the fuse mode
  * ends in it appended to ends: 9.1 (none), 9.2 (all), 9.4 (frequent). */
 int pretokens(const uint32_t *text, size_t n, int max_digits, int cfg, int fuse, cpbuf *out, offsets *ends);
+
+/* --- Spec 7 and 8: the decoder (decode.c) --------------------------------------------------- */
+
+/* The error kinds of spec 8.1, in the order of spec/opcodes.json; 0 is no error. */
+enum {
+    DECODE_OK = 0, DECODE_UNKNOWN_OPCODE, DECODE_TRUNCATED_INSTRUCTION, DECODE_STRAY_ARGUMENT,
+    DECODE_BAD_COUNT, DECODE_BAD_RANGE, DECODE_POSITION_OUT_OF_RANGE, DECODE_DANGLING_GROUP,
+    DECODE_ESCAPE_AT_END, DECODE_OUTPUT_TOO_LARGE, DECODE_LONE_SURROGATE
+};
+
+/* The error a strict decoder raises (8.2): its kind, its offset in the stream, and the pure
+ * path's message for it (functok/decode.py words them; the message is not normative). */
+typedef struct {
+    int kind;
+    size_t offset;
+    char message[128];
+} decode_error;
+
+const char *decode_error_name(int kind);              /* spec 8.1's name of a DECODE_* kind */
+
+/* Decode s[0:n] (spec 7), appending the text to out. Lenient (strict == 0, 8.3): every error's
+ * lenient action is taken and error->kind is DECODE_OK. Strict (8.2): error->kind is the first
+ * error by offset and precedence, or DECODE_OK (out then holds the text; after an error it holds
+ * a partial text). max_output bounds the code points repeats may produce (7.8). Returns -1 when
+ * memory runs out, else 0. Time and memory are linear in n plus the output. */
+int decode_stream(const uint32_t *s, size_t n, int strict, uint64_t max_output, cpbuf *out, decode_error *error);
 
 #endif
