@@ -1,5 +1,6 @@
-/* The decoder's function in functok._native: decode (spec 7 and 8). It copies the stream's code
- * points, runs the core with the GIL released, and raises the pure path's FormatError. */
+/* The decoder's function in functok._native: decode (spec 7 and 8). The core reads the str's own
+ * storage (1, 2 or 4 bytes a code point; a str is immutable, and this call holds a reference)
+ * with the GIL released, and the binding raises the pure path's FormatError. */
 #include "binding.h"
 
 /* Whether a str holds no code point the decoder changes (no surrogate, none of U+E000..U+EFFF):
@@ -40,18 +41,17 @@ static PyObject *native_decode(PyObject *self, PyObject *args) {
         max_output = 1ULL << 63;
     }
     if (plain_text(stream)) return Py_NewRef(stream);
-    Py_ssize_t n;
-    uint32_t *cps = code_points(stream, &n);
-    if (!cps) return NULL;
+    const void *data = PyUnicode_DATA(stream);
+    int width = PyUnicode_KIND(stream);
+    size_t n = (size_t)PyUnicode_GET_LENGTH(stream);
     cpbuf out;
     cpbuf_init(&out);
     decode_error error;
     int failed;
     Py_BEGIN_ALLOW_THREADS
-    failed = decode_stream(cps, (size_t)n, strict, (uint64_t)max_output, &out, &error);
+    failed = decode_stream(data, width, n, strict, (uint64_t)max_output, &out, &error);
     Py_END_ALLOW_THREADS
     PyObject *result = failed ? PyErr_NoMemory() : error.kind != DECODE_OK ? raise_decode_error(&error) : as_str(&out);
-    PyMem_RawFree(cps);
     cpbuf_free(&out);
     return result;
 }

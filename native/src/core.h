@@ -10,6 +10,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* --- The core's allocator ------------------------------------------------------------------ */
+
+/* realloc and free, unless a binding sets its own before any call: the CPython binding sets
+ * PyMem_RawRealloc and PyMem_RawFree, so that tracemalloc counts the core's memory as it counts
+ * the pure path's (tests/test_decode_memory.py). cpbuf and the decoder allocate through these. */
+extern void *(*core_realloc)(void *, size_t);
+extern void (*core_free)(void *);
+
 /* --- A growable buffer of code points ---------------------------------------------------- */
 
 typedef struct {
@@ -133,11 +141,12 @@ typedef struct {
 
 const char *decode_error_name(int kind);              /* spec 8.1's name of a DECODE_* kind */
 
-/* Decode s[0:n] (spec 7), appending the text to out. Lenient (strict == 0, 8.3): every error's
+/* Decode the stream s[0:n] (spec 7), appending the text to out. The stream's code points are
+ * `width` bytes each (1, 2 or 4: a Python str's own storage, read in place). Lenient (strict == 0, 8.3): every error's
  * lenient action is taken and error->kind is DECODE_OK. Strict (8.2): error->kind is the first
  * error by offset and precedence, or DECODE_OK (out then holds the text; after an error it holds
  * a partial text). max_output bounds the code points repeats may produce (7.8). Returns -1 when
  * memory runs out, else 0. Time and memory are linear in n plus the output. */
-int decode_stream(const uint32_t *s, size_t n, int strict, uint64_t max_output, cpbuf *out, decode_error *error);
+int decode_stream(const void *s, int width, size_t n, int strict, uint64_t max_output, cpbuf *out, decode_error *error);
 
 #endif

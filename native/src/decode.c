@@ -34,7 +34,8 @@ typedef struct { uint8_t slot, mark; } mark_instruction;  /* mark: its index in 
 typedef struct { size_t start, len; } slot_ref;           /* a slot's string in the arena */
 
 typedef struct {
-    const uint32_t *s;
+    const void *s; /* the stream: n code points of `width` bytes each */
+    int width;
     size_t n;
     int strict;
     uint64_t max_output;
@@ -43,11 +44,11 @@ typedef struct {
     /* scratch, reused from group to group */
     mark_instruction *marks;
     size_t marks_len, marks_cap;
-    instruction *repeats, *ordered;
+    size_t *repeats, *ordered;     /* the offsets of the group's repeats (8 bytes each, as in the pure path) */
     size_t repeats_len, repeats_cap;
     uint8_t *mark_seq;             /* the marks grouped by slot, in stream order within a slot */
     size_t mark_start[HEAD_SLOTS + 1];
-    cpbuf arena, tail, spill;      /* slot strings; the text past slot 255; what repeats push out */
+    cpbuf arena, spill;            /* the slot strings; what repeats push out */
     size_t *spill_ends;
     size_t spill_count, spill_cap;
 } decoder;
@@ -62,7 +63,7 @@ static int grow(void **data, size_t *cap, size_t len, size_t size) {
     if (len < *cap) return 0;
     size_t more = *cap ? *cap * 2 : 16;
     if (more <= *cap || more > SIZE_MAX / size) return -1;
-    void *bigger = realloc(*data, more * size);
+    void *bigger = core_realloc(*data, more * size);
     if (!bigger) return -1;
     *data = bigger;
     *cap = more;
@@ -97,18 +98,46 @@ static void report(decoder *d, int kind, size_t offset, const char *format, ...)
 static inline int is_special(uint32_t c) { return c - 0xD800u < 0x800u || c - 0xE000u < 0x1000u; }
 static inline int in_group(uint32_t c) { return c - (uint32_t)ARG_FIRST <= (uint32_t)(GROUP_LAST - ARG_FIRST); }
 
+/* The code point at s[i]. */
+static inline uint32_t at(const decoder *d, size_t i) {
+    switch (d->width) {
+    case 1: return ((const uint8_t *)d->s)[i];
+    case 2: return ((const uint16_t *)d->s)[i];
+    default: return ((const uint32_t *)d->s)[i];
+    }
+}
+
+/* The plain slots from s[i] on, up to the next special code point, appended to the output (one
+ * loop per width: this is where a decoder spends its time). Returns where they stop, or n + 1
+ * when memory runs out. */
+#define COPY_PLAIN(type)                                                                      \
+    do {                                                                                      \
+        const type *s = d->s;                                                                 \
+        size_t stop = i;                                                                      \
+        while (stop < n && !is_special(s[stop])) stop++;                                      \
+        if (cpbuf_reserve(d->out, stop - i)) return n + 1;                                    \
+        uint32_t *to = d->out->data + d->out->len;                                            \
+        for (size_t k = i; k < stop; k++) *to++ = s[k];                                       \
+        d->out->len += stop - i;                                                              \
+        return stop;                                                                          \
+    } while (0)
+
+static size_t copy_plain(decoder *d, size_t i) {
+    size_t n = d->n;
+    if (d->width == 1) COPY_PLAIN(uint8_t);
+    if (d->width == 2) COPY_PLAIN(uint16_t);
+    COPY_PLAIN(uint32_t);
+}
+
 /* The slots of the text at s[i], up to the next group or the end, appended to the output (an
  * escape pair is its second code point, a surrogate U+FFFD); *end is where the text stops. */
 static int read_text(decoder *d, size_t i, size_t *end) {
-    const uint32_t *s = d->s;
     size_t n = d->n;
     while (i < n) {
-        size_t plain = i;
-        while (plain < n && !is_special(s[plain])) plain++;
-        if (plain > i && cpbuf_extend(d->out, s + i, plain - i)) return -1;
-        if ((i = plain) == n) break;
-        uint32_t c = s[i];
-        size_t at = i;
+        if ((i = copy_plain(d, i)) > n) return -1;
+        if (i == n) break;
+        uint32_t c = at(d, i);
+        size_t where = i;
         if (in_group(c)) break;
         if (c == ESCAPE) {
             if (i + 1 == n) {
@@ -116,13 +145,13 @@ static int read_text(decoder *d, size_t i, size_t *end) {
                 i = n;
                 break;
             }
-            c = s[at = i + 1];
+            c = at(d, where = i + 1);
             i += 2;
         } else {
             i++;
         }
         if (c - 0xD800u < 0x800u) {
-            report(d, DECODE_LONE_SURROGATE, at, "U+%04X is a surrogate", (unsigned)c);
+            report(d, DECODE_LONE_SURROGATE, where, "U+%04X is a surrogate", (unsigned)c);
             c = REPLACEMENT;
         }
         if (cpbuf_push(d->out, c)) return -1;
@@ -151,34 +180,34 @@ static const char *opcode_name(uint32_t c, int *arity) {
 
 /* The next well-formed instruction of the group that ends at `end`, read from *at (1), or 0 at
  * the group's end; the parse errors met on the way are reported. */
-static int next_instruction(decoder *d, size_t *at, size_t end, instruction *ins) {
-    const uint32_t *s = d->s;
-    size_t i = *at;
+static int next_instruction(decoder *d, size_t *from, size_t end, instruction *ins) {
+    size_t i = *from;
     int arity;
     while (i < end) {
-        const char *name = opcode_name(s[i], &arity);
+        uint32_t c = at(d, i);
+        const char *name = opcode_name(c, &arity);
         if (!name) {
             /* A run of code points that start no instruction: only its first can be a strict
              * decoder's first error. */
-            if (s[i] <= ARG_LAST) report(d, DECODE_STRAY_ARGUMENT, i, "argument not consumed by an instruction");
-            else report(d, DECODE_UNKNOWN_OPCODE, i, "U+%04X is not an assigned opcode", (unsigned)s[i]);
-            for (i++; i < end && !opcode_name(s[i], &arity); i++) {}
+            if (c <= ARG_LAST) report(d, DECODE_STRAY_ARGUMENT, i, "argument not consumed by an instruction");
+            else report(d, DECODE_UNKNOWN_OPCODE, i, "U+%04X is not an assigned opcode", (unsigned)c);
+            for (i++; i < end && !opcode_name(at(d, i), &arity); i++) {}
             continue;
         }
         size_t j = i + 1;
-        while (j < end && j - i <= (size_t)arity && s[j] <= ARG_LAST) j++;
+        while (j < end && j - i <= (size_t)arity && at(d, j) <= ARG_LAST) j++;
         if (j - i <= (size_t)arity) {
             report(d, DECODE_TRUNCATED_INSTRUCTION, i, "%s needs %d arguments, has %d", name, arity, (int)(j - i - 1));
             i = j;
             continue;
         }
-        ins->opcode = s[i];
+        ins->opcode = c;
         ins->offset = i;
-        for (int k = 0; k < arity; k++) ins->args[k] = (uint8_t)(s[i + 1 + (size_t)k] - ARG_FIRST);
-        *at = j;
+        for (int k = 0; k < arity; k++) ins->args[k] = (uint8_t)(at(d, i + 1 + (size_t)k) - ARG_FIRST);
+        *from = j;
         return 1;
     }
-    *at = i;
+    *from = i;
     return 0;
 }
 
@@ -196,7 +225,7 @@ static void dangling(decoder *d, size_t g, size_t end) {
 static int group_marks(decoder *d) {
     size_t *start = d->mark_start;
     memset(start, 0, sizeof d->mark_start);
-    uint8_t *seq = realloc(d->mark_seq, d->marks_len);
+    uint8_t *seq = core_realloc(d->mark_seq, d->marks_len);
     if (!seq) return -1;
     d->mark_seq = seq;
     for (size_t k = 0; k < d->marks_len; k++) start[d->marks[k].slot + 1]++;
@@ -225,35 +254,43 @@ static int compose_in_place(decoder *d, uint32_t *text, size_t slot_count) {
 typedef struct {
     slot_ref refs[HEAD_SLOTS]; /* the list's first 256 slots */
     size_t len;
-    uint64_t size;             /* code points output so far plus the whole list's and the tail's */
+    uint64_t size;             /* code points output so far, plus the whole list's and the tail's */
 } slot_list;
 
-static uint64_t span_length(const slot_list *list, size_t start, size_t end) {
-    uint64_t total = 0;
-    for (size_t k = start; k < end; k++) total += list->refs[k].len;
-    return total;
+typedef struct { size_t start, end, count, offset; } repeat; /* a range [start, end) and its count */
+
+/* The well-formed REPEAT or MULTIREPEAT at `offset` (the group keeps only where each one is). */
+static repeat repeat_at(const decoder *d, size_t offset) {
+    repeat r = {at(d, offset + 1) - ARG_FIRST, 0, 0, offset};
+    if (at(d, offset) == REPEAT) {
+        r.end = r.start + 1;
+        r.count = at(d, offset + 2) - ARG_FIRST;
+    } else {
+        r.end = at(d, offset + 2) - ARG_FIRST;
+        r.count = at(d, offset + 3) - ARG_FIRST;
+    }
+    return r;
 }
 
-/* Whether one repeat passes the checks of 7.7 (in their order) and 7.8, reporting the first
- * that fails; *added is the code points it adds. */
-static int repeat_passes(decoder *d, const instruction *r, const slot_list *list, uint64_t *added) {
-    size_t start = r->args[0];
-    size_t end = r->opcode == REPEAT ? start + 1 : r->args[1];
-    unsigned count = r->opcode == REPEAT ? r->args[1] : r->args[2];
-    if (count == 0) {
+/* Whether a repeat passes the checks of 7.7 (in their order) and 7.8, reporting the first that
+ * fails; *added is the code points it adds. */
+static int repeat_passes(decoder *d, const repeat *r, const slot_list *list, uint64_t *added) {
+    if (r->count == 0) {
         report(d, DECODE_BAD_COUNT, r->offset, "a repeat count of 0");
         return 0;
     }
-    if (end <= start) {
-        report(d, DECODE_BAD_RANGE, r->offset, "MULTIREPEAT range [%zu, %zu) is empty", start, end);
+    if (r->end <= r->start) {
+        report(d, DECODE_BAD_RANGE, r->offset, "MULTIREPEAT range [%zu, %zu) is empty", r->start, r->end);
         return 0;
     }
-    if (end > list->len) {
-        report(d, DECODE_POSITION_OUT_OF_RANGE, r->offset, "slots [%zu, %zu) of a slot list of %zu", start, end, list->len);
+    if (r->end > list->len) {
+        report(d, DECODE_POSITION_OUT_OF_RANGE, r->offset, "slots [%zu, %zu) of a slot list of %zu",
+               r->start, r->end, list->len);
         return 0;
     }
-    uint64_t span = span_length(list, start, end); /* at most the output so far: far below 2**56 */
-    *added = (uint64_t)(count - 1) * span;
+    uint64_t span = 0; /* at most the output so far, so (count - 1) * span cannot overflow */
+    for (size_t k = r->start; k < r->end; k++) span += list->refs[k].len;
+    *added = (uint64_t)(r->count - 1) * span;
     if (list->size > d->max_output || *added > d->max_output - list->size) {
         report(d, DECODE_OUTPUT_TOO_LARGE, r->offset, "output would reach %llu code points (max_output %llu)",
                (unsigned long long)(list->size + *added), (unsigned long long)d->max_output);
@@ -271,18 +308,16 @@ static int put(decoder *d, slot_ref *next, size_t *next_len, slot_ref ref) {
     return cpbuf_extend(&d->spill, d->arena.data + ref.start, ref.len);
 }
 
-/* list[start:end] becomes count copies of itself; what passes slot 255 is one spilled chunk. */
-static int expand(decoder *d, const instruction *r, slot_list *list) {
-    size_t start = r->args[0];
-    size_t end = r->opcode == REPEAT ? start + 1 : r->args[1];
-    unsigned count = r->opcode == REPEAT ? r->args[1] : r->args[2];
+/* list[start:end] becomes count copies of itself; what passes slot 255 is one spilled chunk,
+ * which comes out before the chunks spilled earlier (it was before them in the list). */
+static int expand(decoder *d, const repeat *r, slot_list *list) {
     slot_ref next[HEAD_SLOTS];
     size_t next_len = 0, spilled = d->spill.len;
-    for (size_t k = 0; k < start; k++) next[next_len++] = list->refs[k];
-    for (unsigned c = 0; c < count; c++)
-        for (size_t k = start; k < end; k++)
+    for (size_t k = 0; k < r->start; k++) next[next_len++] = list->refs[k];
+    for (size_t c = 0; c < r->count; c++)
+        for (size_t k = r->start; k < r->end; k++)
             if (put(d, next, &next_len, list->refs[k])) return -1;
-    for (size_t k = end; k < list->len; k++)
+    for (size_t k = r->end; k < list->len; k++)
         if (put(d, next, &next_len, list->refs[k])) return -1;
     memcpy(list->refs, next, next_len * sizeof next[0]);
     list->len = next_len;
@@ -293,60 +328,75 @@ static int expand(decoder *d, const instruction *r, slot_list *list) {
     return 0;
 }
 
-/* The repeats in the order of 7.7: descending start, ties in stream order (a counting sort). */
+/* The repeats' offsets in the order of 7.7: descending start, ties in stream order (a counting
+ * sort by start). */
 static int order_repeats(decoder *d) {
-    instruction *ordered = realloc(d->ordered, d->repeats_len * sizeof *ordered);
+    size_t *ordered = core_realloc(d->ordered, d->repeats_len * sizeof *ordered);
     if (!ordered) return -1;
     d->ordered = ordered;
     size_t next[HEAD_SLOTS + 1] = {0};
-    for (size_t k = 0; k < d->repeats_len; k++) next[HEAD_SLOTS - d->repeats[k].args[0]]++;
+    for (size_t k = 0; k < d->repeats_len; k++) next[HEAD_SLOTS - repeat_at(d, d->repeats[k]).start]++;
     for (size_t total = 0, k = 0; k <= HEAD_SLOTS; k++) {
         size_t here = next[k];
         next[k] = total;
         total += here;
     }
-    for (size_t k = 0; k < d->repeats_len; k++) ordered[next[HEAD_SLOTS - d->repeats[k].args[0]]++] = d->repeats[k];
+    for (size_t k = 0; k < d->repeats_len; k++)
+        ordered[next[HEAD_SLOTS - repeat_at(d, d->repeats[k]).start]++] = d->repeats[k];
     return 0;
 }
 
-/* The group's slot strings (case, then marks: 7.5, 7.6) as a slot list, its repeats applied, and
- * the result written out in place of the text at out[base:]: the list's first 256 slots, then what
- * the repeats pushed out (the latest first), then the rest of the text. */
+/* The group's first slot_count slots as slot strings (case is applied already; marks now: 7.6). */
+static int fill_slot_list(decoder *d, const uint32_t *text, size_t slot_count, slot_list *list) {
+    d->arena.len = d->spill.len = 0;
+    d->spill_count = 0;
+    for (size_t k = 0; k < slot_count; k++) {
+        size_t count = d->marks_len ? d->mark_start[k + 1] - d->mark_start[k] : 0;
+        const uint8_t *marks = count ? d->mark_seq + d->mark_start[k] : NULL;
+        int64_t composed = count ? ucd_compose_marks(text[k], marks, count) : -1;
+        list->refs[k].start = d->arena.len;
+        if (cpbuf_push(&d->arena, composed >= 0 ? (uint32_t)composed : text[k])) return -1;
+        for (size_t m = 0; composed < 0 && m < count; m++)
+            if (cpbuf_push(&d->arena, UCD_MARKS[marks[m]])) return -1;
+        list->refs[k].len = d->arena.len - list->refs[k].start;
+    }
+    list->len = slot_count;
+    return 0;
+}
+
+/* The group's text at out[base:] decoded through a slot list: its first 256 slots replaced by
+ * the list once the repeats are applied and by what the repeats pushed out (the latest first);
+ * the rest of the text stays where it is, moved along. */
 static int apply_slot_list(decoder *d, size_t base, size_t slot_count) {
     cpbuf *out = d->out;
     slot_list list;
-    d->arena.len = d->tail.len = d->spill.len = 0;
-    d->spill_count = 0;
-    for (size_t k = 0; k < slot_count; k++) {
-        uint32_t c = out->data[base + k];
-        size_t count = d->marks_len ? d->mark_start[k + 1] - d->mark_start[k] : 0;
-        const uint8_t *marks = count ? d->mark_seq + d->mark_start[k] : NULL;
-        int64_t composed = count ? ucd_compose_marks(c, marks, count) : -1;
-        list.refs[k].start = d->arena.len;
-        if (cpbuf_push(&d->arena, composed >= 0 ? (uint32_t)composed : c)) return -1;
-        for (size_t m = 0; composed < 0 && m < count; m++)
-            if (cpbuf_push(&d->arena, UCD_MARKS[marks[m]])) return -1;
-        list.refs[k].len = d->arena.len - list.refs[k].start;
-    }
-    list.len = slot_count;
-    if (cpbuf_extend(&d->tail, out->data + base + slot_count, out->len - base - slot_count)) return -1;
-    out->len = base;
-    list.size = (uint64_t)base + d->arena.len + d->tail.len;
+    if (fill_slot_list(d, out->data + base, slot_count, &list)) return -1;
+    size_t tail = out->len - base - slot_count;
+    list.size = (uint64_t)base + d->arena.len + tail;
     if (d->repeats_len && order_repeats(d)) return -1;
     for (size_t k = 0; k < d->repeats_len; k++) {
-        const instruction *r = &d->ordered[k];
+        repeat r = repeat_at(d, d->ordered[k]);
         uint64_t added;
-        if (!repeat_passes(d, r, &list, &added)) continue;
+        if (!repeat_passes(d, &r, &list, &added)) continue;
         list.size += added;
-        if (added && expand(d, r, &list)) return -1;
+        if (added && expand(d, &r, &list)) return -1;
     }
-    for (size_t k = 0; k < list.len; k++)
-        if (cpbuf_extend(out, d->arena.data + list.refs[k].start, list.refs[k].len)) return -1;
+    size_t head = d->spill.len;
+    for (size_t k = 0; k < list.len; k++) head += list.refs[k].len;
+    if (head > slot_count && cpbuf_reserve(out, head - slot_count)) return -1;
+    uint32_t *text = out->data + base;
+    memmove(text + head, text + slot_count, tail * sizeof *text);
+    for (size_t k = 0; k < list.len; k++) {
+        memcpy(text, d->arena.data + list.refs[k].start, list.refs[k].len * sizeof *text);
+        text += list.refs[k].len;
+    }
     for (size_t k = d->spill_count; k > 0; k--) {
-        size_t from = k > 1 ? d->spill_ends[k - 2] : 0;
-        if (cpbuf_extend(out, d->spill.data + from, d->spill_ends[k - 1] - from)) return -1;
+        size_t from = k > 1 ? d->spill_ends[k - 2] : 0, len = d->spill_ends[k - 1] - from;
+        memcpy(text, d->spill.data + from, len * sizeof *text);
+        text += len;
     }
-    return cpbuf_extend(out, d->tail.data, d->tail.len);
+    out->len = base + head + tail;
+    return 0;
 }
 
 /* --- 7.4: applying a group to its text at out[base:] ------------------------------------------ */
@@ -359,8 +409,8 @@ static int apply_group(decoder *d, size_t g, size_t end, size_t base) {
     while (next_instruction(d, &g, end, &ins)) {
         unsigned a = ins.args[0], b = ins.args[1];
         if (ins.opcode == REPEAT || ins.opcode == MULTIREPEAT) {
-            if (grow((void **)&d->repeats, &d->repeats_cap, d->repeats_len, sizeof ins)) return -1;
-            d->repeats[d->repeats_len++] = ins;
+            if (grow((void **)&d->repeats, &d->repeats_cap, d->repeats_len, sizeof(size_t))) return -1;
+            d->repeats[d->repeats_len++] = ins.offset;
         } else if (ins.opcode == UPPERCASE) { /* case now, marks after all (7.5) */
             if (b <= a) report(d, DECODE_BAD_RANGE, ins.offset, "UPPERCASE range [%u, %u) is empty", a, b);
             else if (b > slot_count)
@@ -383,10 +433,11 @@ static int apply_group(decoder *d, size_t g, size_t end, size_t base) {
 
 /* --- 7.9: the whole decoder ----------------------------------------------------------------- */
 
-int decode_stream(const uint32_t *s, size_t n, int strict, uint64_t max_output, cpbuf *out, decode_error *error) {
+int decode_stream(const void *s, int width, size_t n, int strict, uint64_t max_output, cpbuf *out, decode_error *error) {
     decoder d;
     memset(&d, 0, sizeof d);
     d.s = s;
+    d.width = width;
     d.n = n;
     d.strict = strict;
     d.max_output = max_output;
@@ -395,27 +446,23 @@ int decode_stream(const uint32_t *s, size_t n, int strict, uint64_t max_output, 
     error->kind = DECODE_OK;
     error->offset = 0;
     error->message[0] = '\0';
-    int failed = 0;
     size_t i = 0;
-    if (cpbuf_reserve(out, n)) failed = -1;                /* the text is about as long as its stream */
-    else failed = read_text(&d, 0, &i);                    /* text0 */
+    int failed = read_text(&d, 0, &i); /* text0 */
     while (!failed && i < n && error->kind == DECODE_OK) {
-        size_t g = i, base = out->len;
-        while (i < n && in_group(s[i])) i++;
-        size_t end;
+        size_t g = i, base = out->len, end;
+        while (i < n && in_group(at(&d, i))) i++;
         failed = read_text(&d, i, &end);
         if (failed) break;
         if (out->len == base) dangling(&d, g, i);
         else failed = apply_group(&d, g, i, base);
         i = end;
     }
-    free(d.marks);
-    free(d.repeats);
-    free(d.ordered);
-    free(d.mark_seq);
-    free(d.spill_ends);
+    core_free(d.marks);
+    core_free(d.repeats);
+    core_free(d.ordered);
+    core_free(d.mark_seq);
+    core_free(d.spill_ends);
     cpbuf_free(&d.arena);
-    cpbuf_free(&d.tail);
     cpbuf_free(&d.spill);
     return failed;
 }

@@ -75,6 +75,8 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "functok._native",
 
 PyMODINIT_FUNC PyInit__native(void) {
     ucd_init();
+    core_realloc = PyMem_RawRealloc; /* the core's memory, as tracemalloc sees the pure path's */
+    core_free = PyMem_RawFree;
     PyObject *errors = PyImport_ImportModule("functok.errors");
     if (!errors) return NULL;
     format_error = PyObject_GetAttrString(errors, "FormatError");

@@ -26,6 +26,7 @@ from .cache import remember
 from .errors import FormatError, strict_order
 from .grammar import FORMAT_CLASS, GROUP_CLASS, GROUP_START, NEEDS_DECODING, SLOT, STREAM_PART, SURROGATE
 from .grammar import group_end, unescape
+from .native import core as native
 from .opcodes import (
     ARGUMENT_FIRST,
     ARGUMENT_LAST,
@@ -93,6 +94,8 @@ def decode(stream: str, *, errors: str = "strict", max_output: int = DEFAULT_MAX
     if errors not in ERRORS:
         raise ValueError(f"errors must be 'strict' or 'replace', not {errors!r}")
     max_output = check_max_output(max_output)
+    if native is not None:  # the C core (native/src/decode.c): the same text, or the same error
+        return native.decode(stream, errors == "strict", max_output)
     if not NEEDS_DECODING.search(stream):
         return stream  # plain text is its own decoding
     if ESCAPE_CHAR not in stream and not SURROGATE.search(stream):
