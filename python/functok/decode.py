@@ -11,6 +11,10 @@ Errors go through one method, :meth:`_Decoder.error`, which does what the mode n
 says comes first, and stops after the group and text that hold it (every later group's errors
 have larger offsets). Memory stays proportional to the input plus the output: instructions are
 read one at a time, and a text is split into slots only for its first 256.
+
+Where the C core is built (:mod:`functok.native`), :func:`decode` checks its options here and hands
+the stream to ``native/src/decode.c``, which gives the same text or the same error (kind, offset and
+message); this module stays the reference (``FUNCTOK_PURE=1`` runs it).
 """
 
 from __future__ import annotations
