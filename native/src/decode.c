@@ -45,8 +45,9 @@ typedef struct {
     mark_instruction *marks;
     size_t marks_len, marks_cap;
     size_t *repeats, *ordered;     /* the offsets of the group's repeats (8 bytes each, as in the pure path) */
-    size_t repeats_len, repeats_cap;
+    size_t repeats_len, repeats_cap, ordered_cap;
     uint8_t *mark_seq;             /* the marks grouped by slot, in stream order within a slot */
+    size_t mark_seq_cap;
     size_t mark_start[HEAD_SLOTS + 1];
     cpbuf arena, spill;            /* the slot strings; what repeats push out */
     size_t *spill_ends;
@@ -221,18 +222,22 @@ static void dangling(decoder *d, size_t g, size_t end) {
 /* --- 7.6: marks ---------------------------------------------------------------------------- */
 
 /* Group the mark instructions by slot (a counting sort, stable): slot k's marks are
- * mark_seq[mark_start[k]:mark_start[k + 1]], in stream order. */
-static int group_marks(decoder *d) {
+ * mark_seq[mark_start[k]:mark_start[k + 1]], in stream order (every mark names a slot below
+ * slot_count: the others were reported). */
+static int group_marks(decoder *d, size_t slot_count) {
     size_t *start = d->mark_start;
-    memset(start, 0, sizeof d->mark_start);
-    uint8_t *seq = core_realloc(d->mark_seq, d->marks_len);
-    if (!seq) return -1;
-    d->mark_seq = seq;
+    if (d->marks_len > d->mark_seq_cap) {
+        uint8_t *seq = core_realloc(d->mark_seq, d->marks_len);
+        if (!seq) return -1;
+        d->mark_seq = seq;
+        d->mark_seq_cap = d->marks_len;
+    }
+    memset(start, 0, (slot_count + 1) * sizeof *start);
     for (size_t k = 0; k < d->marks_len; k++) start[d->marks[k].slot + 1]++;
-    for (size_t k = 0; k < HEAD_SLOTS; k++) start[k + 1] += start[k];
+    for (size_t k = 0; k < slot_count; k++) start[k + 1] += start[k];
     size_t next[HEAD_SLOTS];
-    memcpy(next, start, sizeof next);
-    for (size_t k = 0; k < d->marks_len; k++) seq[next[d->marks[k].slot]++] = d->marks[k].mark;
+    memcpy(next, start, slot_count * sizeof *start);
+    for (size_t k = 0; k < d->marks_len; k++) d->mark_seq[next[d->marks[k].slot]++] = d->marks[k].mark;
     return 0;
 }
 
@@ -328,21 +333,33 @@ static int expand(decoder *d, const repeat *r, slot_list *list) {
     return 0;
 }
 
-/* The repeats' offsets in the order of 7.7: descending start, ties in stream order (a counting
- * sort by start). */
+/* The repeats' offsets in the order of 7.7: descending start, ties in stream order. A group holds
+ * one or a few (an insertion sort); a hostile one any number (a counting sort by start). */
 static int order_repeats(decoder *d) {
-    size_t *ordered = core_realloc(d->ordered, d->repeats_len * sizeof *ordered);
-    if (!ordered) return -1;
-    d->ordered = ordered;
+    size_t count = d->repeats_len;
+    if (count > d->ordered_cap) {
+        size_t *ordered = core_realloc(d->ordered, count * sizeof *ordered);
+        if (!ordered) return -1;
+        d->ordered = ordered;
+        d->ordered_cap = count;
+    }
+    size_t *ordered = d->ordered;
+    if (count <= 32) {
+        for (size_t k = 0; k < count; k++) {
+            size_t offset = d->repeats[k], start = repeat_at(d, offset).start, j = k;
+            for (; j > 0 && repeat_at(d, ordered[j - 1]).start < start; j--) ordered[j] = ordered[j - 1];
+            ordered[j] = offset;
+        }
+        return 0;
+    }
     size_t next[HEAD_SLOTS + 1] = {0};
-    for (size_t k = 0; k < d->repeats_len; k++) next[HEAD_SLOTS - repeat_at(d, d->repeats[k]).start]++;
+    for (size_t k = 0; k < count; k++) next[HEAD_SLOTS - repeat_at(d, d->repeats[k]).start]++;
     for (size_t total = 0, k = 0; k <= HEAD_SLOTS; k++) {
         size_t here = next[k];
         next[k] = total;
         total += here;
     }
-    for (size_t k = 0; k < d->repeats_len; k++)
-        ordered[next[HEAD_SLOTS - repeat_at(d, d->repeats[k]).start]++] = d->repeats[k];
+    for (size_t k = 0; k < count; k++) ordered[next[HEAD_SLOTS - repeat_at(d, d->repeats[k]).start]++] = d->repeats[k];
     return 0;
 }
 
@@ -426,7 +443,7 @@ static int apply_group(decoder *d, size_t g, size_t end, size_t base) {
             d->marks[d->marks_len++] = (mark_instruction){(uint8_t)a, (uint8_t)(ins.opcode - FIRST_MARK)};
         }
     }
-    if (d->marks_len && group_marks(d)) return -1;
+    if (d->marks_len && group_marks(d, slot_count)) return -1;
     if (!d->repeats_len && (!d->marks_len || compose_in_place(d, text, slot_count))) return 0;
     return apply_slot_list(d, base, slot_count);
 }
