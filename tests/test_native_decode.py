@@ -261,12 +261,27 @@ def test_tokenizer_decode_of_real_text(native):
                         == outcome(lambda: pure_path(tok.decode, broken, errors=errors, max_output=max_output)))
 
 
+decoding_module = importlib.import_module("functok.tokenizer.decoding")
+
+
 def pure_path(call, *args, **kwargs):
-    saved, decode_module.native = decode_module.native, None
+    """call() with the C core out of functok.decode and out of Tokenizer.decode."""
+    saved = decode_module.native, decoding_module.native
+    decode_module.native = decoding_module.native = None
     try:
         return call(*args, **kwargs)
     finally:
-        decode_module.native = saved
+        decode_module.native, decoding_module.native = saved
+
+
+def test_tokenizer_decode_takes_the_c_road(native):
+    tok = tokenizer()
+    assert decoding_module.native is native
+    ids = tok.encode("Hello, World! «Déjà vu» 1234 ḁ\ue000").ids
+    text = native.detokenize(tok.token_table.native(), ids, True, False, DEFAULT)
+    assert text == tok.decode(ids) == pure_path(tok.decode, ids)
+    unknown = ids + [tok.vocab_size + 10]  # a question: the reference decides
+    assert native.detokenize(tok.token_table.native(), unknown, True, False, DEFAULT) is None
 
 
 @given(model_ids())

@@ -149,4 +149,32 @@ const char *decode_error_name(int kind);              /* spec 8.1's name of a DE
  * memory runs out, else 0. Time and memory are linear in n plus the output. */
 int decode_stream(const void *s, int width, size_t n, int strict, uint64_t max_output, cpbuf *out, decode_error *error);
 
+/* --- Spec 14.6: ids to text, the fast road (detokenize.c) ----------------------------------- */
+
+/* What an id stands for: nothing (unknown), an ordinary token, a byte token, a special token. */
+enum { TOKEN_UNKNOWN = 0, TOKEN_ORDINARY = 1, TOKEN_BYTE = 2, TOKEN_SPECIAL = 3 };
+
+typedef struct {
+    uint8_t kind, byte;   /* byte: a byte token's byte */
+    size_t start, length; /* its code points in the table's text: the token, or a special token's text */
+} token_entry;
+
+/* A tokenizer's ids, 0..count-1, built once (token_table_set for each id that is not unknown). */
+typedef struct {
+    token_entry *entries;
+    size_t count;
+    cpbuf text;
+} token_table;
+
+int token_table_init(token_table *t, size_t count);
+int token_table_set(token_table *t, size_t id, int kind, const uint32_t *cps, size_t n, uint8_t byte);
+void token_table_free(token_table *t);
+
+/* The text of ids[0:n] (spec 14.6) appended to out: 1. Or 0 where an id is unknown, a run of
+ * byte tokens is not valid UTF-8, or (strict) a stream has a format error: the reference decoder
+ * then decodes the ids, with its first-error rule and id indexes (out holds a partial text).
+ * -1 when memory runs out. */
+int detokenize(const token_table *t, const uint64_t *ids, size_t n, int strict, int skip_special,
+               uint64_t max_output, cpbuf *out);
+
 #endif

@@ -1,6 +1,7 @@
 /* functok._native: the CPython binding of the C core (core.h). This file holds what the binding's
  * files share (binding.h) and builds the module from their tables: bind_codec.c (encode,
- * pretokens, nfc, split) and bind_decode.c (decode). Each function takes and gives Python objects; the work runs on a copy
+ * pretokens, nfc, split), bind_decode.c (decode) and bind_detokenize.c (Tokenizer.decode's
+ * fast road). Each function takes and gives Python objects; the work runs on a copy
  * of the text's code points with the GIL released, so that threads run in parallel. The pure
  * path stays the reference. */
 #include "binding.h"
@@ -85,5 +86,6 @@ PyMODINIT_FUNC PyInit__native(void) {
     PyObject *m = PyModule_Create(&module);
     if (m && PyModule_AddFunctions(m, codec_methods)) Py_CLEAR(m);
     if (m && PyModule_AddFunctions(m, decode_methods)) Py_CLEAR(m);
+    if (m && PyModule_AddFunctions(m, detokenize_methods)) Py_CLEAR(m);
     return m;
 }
