@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from conftest import REPO, damaged
 from test_native import OPTION_SETS, TEXT, _native_or_skip, corpus_texts
-from test_tokenizer import model_ids
+from test_tokenizer import model_ids  # noqa: E402 (one source for the ids a model emits)
 
 import functok
 from functok.errors import FormatError
@@ -293,3 +293,35 @@ def test_tokenizer_decode_of_random_and_damaged_ids(native, ids):
                 options = dict(errors=errors, skip_special_tokens=skip, max_output=max_output)
                 assert (outcome(tok.decode, ids, **options)
                         == outcome(lambda: pure_path(tok.decode, ids, **options)))
+
+
+# Byte tokens: every byte, so that overlong forms, surrogates, sequences cut short and bytes past
+# U+10FFFF meet the core's UTF-8 reader, with ordinary tokens between the runs.
+UTF8_CORNERS = [b"\xe0\x80\x80", b"\xe0\xa0\x80", b"\xed\xa0\x80", b"\xed\x9f\xbf", b"\xf0\x80\x80\x80",
+                b"\xf0\x90\x80\x80", b"\xf4\x8f\xbf\xbf", b"\xf4\x90\x80\x80", b"\xc0\xaf", b"\xc2\x80",
+                b"\xe2\x82", b"\xf0\x9f\x98", b"\xc3\xa9", b"\xf0\x9f\x98\x80", b"\xff", b"\x80"]
+BYTE_RUNS = st.lists(st.one_of(st.lists(st.integers(0, 255), min_size=1, max_size=6),
+                               st.sampled_from(UTF8_CORNERS).map(list), st.sampled_from(UTF8_CORNERS).map(list),
+                               st.text("aé\ue100\ue000", min_size=1, max_size=3)), max_size=6)
+
+
+def assert_same_byte_tokens(units) -> None:
+    """Byte tokens for each list of bytes and each str's UTF-8, decoded by both roads."""
+    tok = tokenizer()
+    ids = []
+    for unit in units:
+        data = unit.encode() if isinstance(unit, str) else bytes(unit)
+        ids += [tok.token_to_id(f"<0x{b:02X}>") for b in data]
+    for errors in ("strict", "replace"):
+        assert outcome(tok.decode, ids, errors=errors) == outcome(lambda: pure_path(tok.decode, ids, errors=errors))
+
+
+@pytest.mark.parametrize("corner", UTF8_CORNERS)
+def test_tokenizer_decode_of_each_utf8_corner(native, corner):
+    assert_same_byte_tokens([corner])
+    assert_same_byte_tokens(["a", corner, "é", corner[:1]])
+
+
+@given(BYTE_RUNS)
+def test_tokenizer_decode_of_byte_tokens(native, units):
+    assert_same_byte_tokens(units)
