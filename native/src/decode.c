@@ -416,6 +416,26 @@ static int apply_slot_list(decoder *d, size_t base, size_t slot_count) {
     return 0;
 }
 
+/* A group's one repeat applied to its text at out[base:], where every slot is one code point
+ * (no marks, or marks composed already): the list is the text, so the repeat is an insertion. */
+static int repeat_in_place(decoder *d, size_t base, size_t slot_count) {
+    cpbuf *out = d->out;
+    slot_list list; /* only its length and size: checked as the slot list would be */
+    list.len = slot_count;
+    list.size = (uint64_t)out->len;
+    for (size_t k = 0; k < slot_count; k++) list.refs[k].len = 1;
+    repeat r = repeat_at(d, d->repeats[0]);
+    uint64_t added;
+    if (!repeat_passes(d, &r, &list, &added) || !added) return 0;
+    if (cpbuf_reserve(out, (size_t)added)) return -1;
+    uint32_t *text = out->data + base;
+    size_t width = r.end - r.start, total = out->len - base;
+    memmove(text + r.end + added, text + r.end, (total - r.end) * sizeof *text);
+    for (size_t c = 1; c < r.count; c++) memcpy(text + r.start + c * width, text + r.start, width * sizeof *text);
+    out->len += (size_t)added;
+    return 0;
+}
+
 /* --- 7.4: applying a group to its text at out[base:] ------------------------------------------ */
 
 static int apply_group(decoder *d, size_t g, size_t end, size_t base) {
@@ -444,7 +464,10 @@ static int apply_group(decoder *d, size_t g, size_t end, size_t base) {
         }
     }
     if (d->marks_len && group_marks(d, slot_count)) return -1;
-    if (!d->repeats_len && (!d->marks_len || compose_in_place(d, text, slot_count))) return 0;
+    int composed = !d->marks_len || compose_in_place(d, text, slot_count);
+    if (composed) d->marks_len = 0; /* every slot is one code point, its marks applied */
+    if (composed && !d->repeats_len) return 0;
+    if (composed && d->repeats_len == 1) return repeat_in_place(d, base, slot_count);
     return apply_slot_list(d, base, slot_count);
 }
 
