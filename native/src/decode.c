@@ -427,7 +427,7 @@ static int repeat_in_place(decoder *d, size_t base, size_t slot_count) {
     repeat r = repeat_at(d, d->repeats[0]);
     uint64_t added;
     if (!repeat_passes(d, &r, &list, &added) || !added) return 0;
-    if (cpbuf_reserve(out, (size_t)added)) return -1;
+    if (added > SIZE_MAX / sizeof(uint32_t) || cpbuf_reserve(out, (size_t)added)) return -1; /* no room */
     uint32_t *text = out->data + base;
     size_t width = r.end - r.start, total = out->len - base;
     memmove(text + r.end + added, text + r.end, (total - r.end) * sizeof *text);
