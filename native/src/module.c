@@ -1,8 +1,8 @@
 /* functok._native: the CPython binding of the C core (core.h). This file holds what the binding's
- * files share (binding.h) and builds the module from their tables: bind_codec.c (encode,
- * pretokens, nfc, split). Each function takes and gives Python objects; the work runs on a copy
- * of the text's code points with the GIL released, so that threads run in parallel. The pure
- * path stays the reference. */
+ * files share (binding.h) and builds the module from their tables and types: bind_codec.c
+ * (encode, pretokens, nfc, split), bind_segment.c (Segmenter). Each function takes and gives
+ * Python objects; the work runs on a copy of the text's code points with the GIL released, so
+ * that threads run in parallel. The pure path stays the reference. */
 #include "binding.h"
 
 PyObject *format_error; /* functok.errors.FormatError */
@@ -82,5 +82,6 @@ PyMODINIT_FUNC PyInit__native(void) {
     if (!format_error) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m && PyModule_AddFunctions(m, codec_methods)) Py_CLEAR(m);
+    if (m && PyModule_AddType(m, &segmenter_type)) Py_CLEAR(m);
     return m;
 }
