@@ -1,7 +1,7 @@
 /* functok._native.Segmenter: optimal segmentation (spec 10, segment.c) behind the methods of the
  * pure Segmenter (python/functok/tokenizer/segment.py) that Vocabulary uses: leftmost_longest,
- * segment and count, with the same ids and the same errors. The work runs with the GIL released
- * on a copy of the word's symbols.
+ * segment and count, with the same ids and the same errors. The work runs on a copy of the
+ * word's symbols, with the GIL released for all but short words.
  *
  * Segmenter(tokens, byte_ids=None, fallback=None): tokens maps each candidate token (all str, or
  * all bytes) to its id; byte_ids, 256 ids or Nones, turns byte fallback on (the tokens <0xXX>);
@@ -20,22 +20,37 @@ typedef struct {
     PyObject *fallback; /* the pure path's fallback function, or None */
 } SegmenterObject;
 
-/* A word's symbols (a copy, PyMem_RawFree it): a str's code points or a bytes' bytes. NULL with
- * an exception set when word is neither, or not the kind the tokens are. */
-static uint32_t *symbols_of(SegmenterObject *self, PyObject *word, Py_ssize_t *n) {
+/* Words this short are copied to the caller's stack, segmented with the GIL held (releasing
+ * and taking it back costs more than their DP), and the longer ones on the heap, with it released. */
+enum { SHORT_WORD = 64 };
+
+/* A word's symbols: a str's code points or a bytes' bytes, copied into small (SHORT_WORD
+ * entries) when they fit, else into memory to PyMem_RawFree. NULL with an exception set when
+ * word is neither, or not the kind the tokens are. */
+static uint32_t *symbols_of(SegmenterObject *self, PyObject *word, Py_ssize_t *n, uint32_t *small) {
     int any = !self->tokens || PyDict_GET_SIZE(self->tokens) == 0; /* no tokens: no kind either */
-    if (PyUnicode_Check(word) && (!self->of_bytes || any)) return code_points(word, n);
-    if (PyBytes_Check(word) && (self->of_bytes || any)) {
-        *n = PyBytes_GET_SIZE(word);
-        uint32_t *symbols = PyMem_RawMalloc((size_t)(*n ? *n : 1) * sizeof(uint32_t));
-        if (!symbols) { PyErr_NoMemory(); return NULL; }
+    int is_str = PyUnicode_Check(word) && (!self->of_bytes || any);
+    if (!is_str && !(PyBytes_Check(word) && (self->of_bytes || any))) {
+        PyErr_Format(PyExc_TypeError, "this segmenter's tokens are %s: a word of %.100s cannot be segmented",
+                     self->of_bytes ? "bytes" : "str", Py_TYPE(word)->tp_name);
+        return NULL;
+    }
+    *n = is_str ? PyUnicode_GET_LENGTH(word) : PyBytes_GET_SIZE(word);
+    uint32_t *symbols = *n <= SHORT_WORD ? small : PyMem_RawMalloc((size_t)*n * sizeof(uint32_t));
+    if (!symbols) { PyErr_NoMemory(); return NULL; }
+    if (!is_str) {
         const unsigned char *bytes = (const unsigned char *)PyBytes_AS_STRING(word);
         for (Py_ssize_t i = 0; i < *n; i++) symbols[i] = bytes[i];
-        return symbols;
+    } else {
+        int kind = PyUnicode_KIND(word);
+        const void *data = PyUnicode_DATA(word);
+        for (Py_ssize_t i = 0; i < *n; i++) symbols[i] = PyUnicode_READ(kind, data, i);
     }
-    PyErr_Format(PyExc_TypeError, "this segmenter's tokens are %s: a word of %.100s cannot be segmented",
-                 self->of_bytes ? "bytes" : "str", Py_TYPE(word)->tp_name);
-    return NULL;
+    return symbols;
+}
+
+static void free_symbols(uint32_t *symbols, const uint32_t *small) {
+    if (symbols != small) PyMem_RawFree(symbols);
 }
 
 /* An id: an int in [0, 2^32) (spec 14.3). */
@@ -70,10 +85,11 @@ static int add_tokens(SegmenterObject *self) {
         uint32_t id;
         if (id_of(value, &id)) return -1;
         Py_ssize_t n;
-        uint32_t *symbols = symbols_of(self, token, &n);
+        uint32_t small[SHORT_WORD];
+        uint32_t *symbols = symbols_of(self, token, &n, small);
         if (!symbols) return -1;
         int failed = segmenter_add(self->core, symbols, (size_t)n, id);
-        PyMem_RawFree(symbols);
+        free_symbols(symbols, small);
         if (failed) { PyErr_NoMemory(); return -1; }
     }
     return 0;
@@ -168,20 +184,25 @@ static PyObject *ids_list(const idbuf *ids) {
 static PyObject *Segmenter_leftmost_longest(SegmenterObject *self, PyObject *word) {
     if (!self->core) return PyErr_Format(PyExc_ValueError, "the segmenter is not initialised");
     Py_ssize_t n;
-    uint32_t *symbols = symbols_of(self, word, &n);
+    uint32_t small[SHORT_WORD];
+    uint32_t *symbols = symbols_of(self, word, &n, small);
     if (!symbols) return NULL;
     if (PyBytes_Check(word) && self->fallback != Py_None) { /* fallback on a byte: the pure path's error */
         size_t at = first_bytes_fallback(self->core, symbols, (size_t)n);
-        if (at < (size_t)n) { PyMem_RawFree(symbols); no_fallback(self, word, at); return NULL; }
+        if (at < (size_t)n) { free_symbols(symbols, small); no_fallback(self, word, at); return NULL; }
     }
     idbuf ids;
     cpbuf_init(&ids);
     size_t at = 0;
     int result;
-    Py_BEGIN_ALLOW_THREADS
-    result = segment_word(self->core, symbols, (size_t)n, &ids, &at);
-    Py_END_ALLOW_THREADS
-    PyMem_RawFree(symbols);
+    if (n <= SHORT_WORD) {
+        result = segment_word(self->core, symbols, (size_t)n, &ids, &at);
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+        result = segment_word(self->core, symbols, (size_t)n, &ids, &at);
+        Py_END_ALLOW_THREADS
+    }
+    free_symbols(symbols, small);
     PyObject *list = NULL;
     if (result == SEGMENT_OK) list = ids_list(&ids);
     else if (result == SEGMENT_NO_TOKEN) no_segmentation(word);

@@ -8,8 +8,9 @@
  * walk one lookup whatever the vocabulary's size (a hash of whole prefixes would hash the prefix
  * again at each step, or need rolling hashes and a collision check against the token). Symbols
  * are code points (or bytes), a sparse alphabet of up to 0x110000, so a node cannot hold an
- * array of children; one shared edge table costs about 16 bytes per token symbol and needs no
- * per-node allocation. Nodes are numbered 0 (the root), 1, 2, ...; each keeps the id of the
+ * array of children; one shared edge table costs about 32 bytes per token symbol (16-byte slots,
+ * at most half full) and needs no per-node allocation. Only the root, where every position's walk
+ * starts, has an array of children (over the BMP symbols its tokens start with: at most 256 KB). Nodes are numbered 0 (the root), 1, 2, ...; each keeps the id of the
  * token ending there, if any.
  *
  * Memory: the trie is proportional to the candidates' total length; a segmentation needs three
@@ -23,13 +24,24 @@
 #define NO_NODE UINT32_MAX
 #define NO_COST UINT32_MAX /* the cost of a suffix that no tokens spell */
 
+typedef struct {
+    uint64_t key;   /* (parent << 21 | symbol) + 1, 0 when the slot is empty */
+    uint32_t child; /* the child node; key and child side by side: one cache line per probe */
+} edge;
+
+/* The root's children below ROOT_DIRECT are an array (the first lookup at every position of the
+ * DP, and most words are short): no hashing there. */
+#define ROOT_DIRECT 0x10000
+
 struct segmenter {
     uint32_t *token_of;  /* per node: the id of the token ending there */
     uint8_t *is_token;   /* per node: whether one does */
     size_t nodes, node_cap;
-    uint64_t *keys;      /* per edge slot: (parent << 21 | symbol) + 1, 0 when empty */
-    uint32_t *child;     /* per edge slot: the child node */
-    size_t edges, slots; /* slots is a power of two, at most half full */
+    edge *edges;         /* the open-addressing table of edges */
+    size_t edge_count, slots; /* slots is a power of two, at most half full */
+    int shift;           /* 64 - log2(slots): the hash keeps the product's high bits */
+    uint32_t *root;      /* root[symbol]: the child of the root, or NO_NODE; root_len entries */
+    size_t root_len;
     int has_empty;       /* the empty token is a candidate (it has no node) */
     uint32_t empty_id;
     int has_fallback;    /* byte fallback: a symbol with no token becomes its UTF-8 bytes */
@@ -37,8 +49,8 @@ struct segmenter {
     uint8_t has_byte[256];
 };
 
-static size_t slot_of(uint64_t key, size_t slots) {
-    return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (slots - 1);
+static size_t slot_of(uint64_t key, int shift) {
+    return (size_t)((key * 0x9E3779B97F4A7C15ull) >> shift);
 }
 
 static uint64_t edge_key(uint32_t node, uint32_t symbol) {
@@ -47,32 +59,34 @@ static uint64_t edge_key(uint32_t node, uint32_t symbol) {
 
 /* The child of node along symbol, or NO_NODE. */
 static inline uint32_t child_of(const segmenter *s, uint32_t node, uint32_t symbol) {
+    if (node == 0 && symbol < s->root_len) return s->root[symbol];
     if (symbol > 0x10FFFF) return NO_NODE;
     uint64_t key = edge_key(node, symbol);
-    for (size_t at = slot_of(key, s->slots);; at = (at + 1) & (s->slots - 1)) {
-        if (s->keys[at] == key) return s->child[at];
-        if (s->keys[at] == 0) return NO_NODE;
+    size_t mask = s->slots - 1;
+    for (size_t at = slot_of(key, s->shift);; at = (at + 1) & mask) {
+        if (s->edges[at].key == key) return s->edges[at].child;
+        if (s->edges[at].key == 0) return NO_NODE;
     }
 }
 
+static void put_edge(edge *edges, size_t slots, int shift, uint64_t key, uint32_t child) {
+    size_t at = slot_of(key, shift);
+    while (edges[at].key) at = (at + 1) & (slots - 1);
+    edges[at].key = key;
+    edges[at].child = child;
+}
+
 static int grow_edges(segmenter *s) {
-    if (s->slots > SIZE_MAX / 2 / sizeof(uint64_t)) return -1;
+    if (s->slots > SIZE_MAX / 2 / sizeof(edge)) return -1;
     size_t slots = s->slots * 2;
-    uint64_t *keys = calloc(slots, sizeof *keys);
-    uint32_t *child = malloc(slots * sizeof *child);
-    if (!keys || !child) { free(keys); free(child); return -1; }
-    for (size_t k = 0; k < s->slots; k++) {
-        if (!s->keys[k]) continue;
-        size_t at = slot_of(s->keys[k], slots);
-        while (keys[at]) at = (at + 1) & (slots - 1);
-        keys[at] = s->keys[k];
-        child[at] = s->child[k];
-    }
-    free(s->keys);
-    free(s->child);
-    s->keys = keys;
-    s->child = child;
+    edge *edges = calloc(slots, sizeof *edges);
+    if (!edges) return -1;
+    for (size_t k = 0; k < s->slots; k++)
+        if (s->edges[k].key) put_edge(edges, slots, s->shift - 1, s->edges[k].key, s->edges[k].child);
+    free(s->edges);
+    s->edges = edges;
     s->slots = slots;
+    s->shift -= 1;
     return 0;
 }
 
@@ -99,12 +113,12 @@ segmenter *segmenter_new(void) {
     if (!s) return NULL;
     s->node_cap = 64;
     s->slots = 128;
+    s->shift = 64 - 7;
     s->token_of = malloc(s->node_cap * sizeof *s->token_of);
     s->is_token = malloc(s->node_cap);
-    s->keys = calloc(s->slots, sizeof *s->keys);
-    s->child = malloc(s->slots * sizeof *s->child);
+    s->edges = calloc(s->slots, sizeof *s->edges);
     uint32_t root;
-    if (!s->token_of || !s->is_token || !s->keys || !s->child || new_node(s, &root)) {
+    if (!s->token_of || !s->is_token || !s->edges || new_node(s, &root)) {
         segmenter_free(s);
         return NULL;
     }
@@ -115,9 +129,22 @@ void segmenter_free(segmenter *s) {
     if (!s) return;
     free(s->token_of);
     free(s->is_token);
-    free(s->keys);
-    free(s->child);
+    free(s->edges);
+    free(s->root);
     free(s);
+}
+
+/* Room in the root's array for symbol (below ROOT_DIRECT): -1 when memory runs out. */
+static int root_room(segmenter *s, uint32_t symbol) {
+    if (symbol < s->root_len) return 0;
+    size_t len = s->root_len ? s->root_len : 256;
+    while (len <= symbol) len *= 2;
+    uint32_t *root = realloc(s->root, len * sizeof *root);
+    if (!root) return -1;
+    for (size_t k = s->root_len; k < len; k++) root[k] = NO_NODE;
+    s->root = root;
+    s->root_len = len;
+    return 0;
 }
 
 int segmenter_add(segmenter *s, const uint32_t *token, size_t n, uint32_t id) {
@@ -126,14 +153,15 @@ int segmenter_add(segmenter *s, const uint32_t *token, size_t n, uint32_t id) {
         if (token[k] > 0x10FFFF) return -1; /* not a symbol: callers pass code points or bytes */
         uint32_t next = child_of(s, node, token[k]);
         if (next == NO_NODE) {
-            if ((s->edges + 1) * 2 > s->slots && grow_edges(s)) return -1;
             if (new_node(s, &next)) return -1;
-            uint64_t key = edge_key(node, token[k]);
-            size_t at = slot_of(key, s->slots);
-            while (s->keys[at]) at = (at + 1) & (s->slots - 1);
-            s->keys[at] = key;
-            s->child[at] = next;
-            s->edges++;
+            if (node == 0 && token[k] < ROOT_DIRECT) {
+                if (root_room(s, token[k])) return -1;
+                s->root[token[k]] = next;
+            } else {
+                if ((s->edge_count + 1) * 2 > s->slots && grow_edges(s)) return -1;
+                put_edge(s->edges, s->slots, s->shift, edge_key(node, token[k]), next);
+                s->edge_count++;
+            }
         }
         node = next;
     }
