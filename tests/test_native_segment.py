@@ -354,3 +354,17 @@ def test_threads_share_one_segmenter(native):
     for t in threads:
         t.join()
     assert results == [expected] * 4
+
+
+def test_ids_are_the_vocabularys_own_objects(native):
+    """The lists share the id objects of the tokens (and byte_ids), as the pure path's do: a
+    pre-token cache holds many of them, and new ints would cost memory the pure path does not."""
+    tokens = {f"t{i}": i for i in range(2000)}
+    tokens.update({"a": int("2000"), "b": int("2001"), "ab": int("2002")})  # ints of their own
+    byte_ids = [int(str(2003 + b)) for b in range(256)]
+    seg = native.Segmenter(tokens, byte_ids, _byte_ids)
+    ids = seg.leftmost_longest("abé")
+    assert ids == [2002, 2003 + 0xC3, 2003 + 0xA9]
+    assert ids[0] is tokens["ab"] and ids[1] is byte_ids[0xC3]
+    sparse = native.Segmenter({"a": 2**31, "b": 1})  # ids far apart: new ints, same values
+    assert sparse.leftmost_longest("ab") == [2**31, 1]

@@ -18,6 +18,11 @@ typedef struct {
     int of_bytes;       /* the tokens are bytes (one symbol per byte), not str */
     PyObject *tokens;   /* dict: the candidates, as the pure Segmenter keeps them */
     PyObject *fallback; /* the pure path's fallback function, or None */
+    /* The id objects of tokens and byte_ids by id (NULL where none), when the ids are dense, as a
+     * vocabulary's are: the lists returned share them, as the pure path's do, instead of holding
+     * new ints (a pre-token cache holds hundreds of thousands of these lists). */
+    PyObject **id_objects;
+    size_t id_count;
 } SegmenterObject;
 
 /* Words this short are copied to the caller's stack, segmented with the GIL held (releasing
@@ -116,6 +121,46 @@ static int set_byte_fallback(SegmenterObject *self, PyObject *byte_ids) {
     return 0;
 }
 
+static void clear_id_objects(SegmenterObject *self) {
+    for (size_t k = 0; k < self->id_count; k++) Py_XDECREF(self->id_objects[k]);
+    PyMem_Free(self->id_objects);
+    self->id_objects = NULL;
+    self->id_count = 0;
+}
+
+static void keep_id_object(SegmenterObject *self, PyObject *value) {
+    unsigned long long id = PyLong_AsUnsignedLongLong(value); /* checked by id_of already */
+    if (id < self->id_count && !self->id_objects[id]) self->id_objects[id] = Py_NewRef(value);
+}
+
+/* The id objects by id, when the largest id is below twice the number of ids (plus room for the
+ * byte tokens): -1 when memory runs out. */
+static int keep_id_objects(SegmenterObject *self, PyObject *byte_ids) {
+    PyObject *token, *value;
+    Py_ssize_t pos = 0;
+    unsigned long long largest = 0;
+    while (PyDict_Next(self->tokens, &pos, &token, &value)) {
+        unsigned long long id = PyLong_AsUnsignedLongLong(value);
+        if (id > largest) largest = id;
+    }
+    size_t ids = (size_t)PyDict_GET_SIZE(self->tokens) + 256;
+    if (largest >= 2 * ids + 1024) return 0; /* sparse ids: new ints, as the core gives them */
+    self->id_count = (size_t)largest + 257;
+    self->id_objects = PyMem_Calloc(self->id_count, sizeof(PyObject *));
+    if (!self->id_objects) { self->id_count = 0; PyErr_NoMemory(); return -1; }
+    pos = 0;
+    while (PyDict_Next(self->tokens, &pos, &token, &value)) keep_id_object(self, value);
+    if (byte_ids != Py_None) {
+        for (Py_ssize_t b = 0; b < PySequence_Size(byte_ids); b++) {
+            PyObject *item = PySequence_GetItem(byte_ids, b);
+            if (!item) return -1;
+            if (item != Py_None) keep_id_object(self, item);
+            Py_DECREF(item);
+        }
+    }
+    return 0;
+}
+
 static int Segmenter_init(SegmenterObject *self, PyObject *args, PyObject *kwargs) {
     static char *keywords[] = {"tokens", "byte_ids", "fallback", NULL};
     PyObject *tokens, *byte_ids = Py_None, *fallback = Py_None;
@@ -128,6 +173,7 @@ static int Segmenter_init(SegmenterObject *self, PyObject *args, PyObject *kwarg
     }
     Py_CLEAR(self->tokens);
     Py_CLEAR(self->fallback);
+    clear_id_objects(self);
     segmenter_free(self->core);
     self->core = segmenter_new();
     if (!self->core) { PyErr_NoMemory(); return -1; }
@@ -136,7 +182,7 @@ static int Segmenter_init(SegmenterObject *self, PyObject *args, PyObject *kwarg
     self->fallback = Py_NewRef(fallback);
     if (add_tokens(self)) return -1;
     if (byte_ids != Py_None && set_byte_fallback(self, byte_ids)) return -1;
-    return 0;
+    return keep_id_objects(self, byte_ids);
 }
 
 /* The pure path's error for a word nothing spells. */
@@ -171,10 +217,12 @@ static size_t first_bytes_fallback(const segmenter *core, const uint32_t *symbol
     return n;
 }
 
-static PyObject *ids_list(const idbuf *ids) {
+static PyObject *ids_list(SegmenterObject *self, const idbuf *ids) {
     PyObject *list = PyList_New((Py_ssize_t)ids->len);
     for (size_t k = 0; list && k < ids->len; k++) {
-        PyObject *id = PyLong_FromUnsignedLong(ids->data[k]);
+        uint32_t i = ids->data[k];
+        PyObject *id = i < self->id_count && self->id_objects[i] ? Py_NewRef(self->id_objects[i])
+                                                                 : PyLong_FromUnsignedLong(i);
         if (!id) { Py_CLEAR(list); break; }
         PyList_SET_ITEM(list, (Py_ssize_t)k, id);
     }
@@ -204,7 +252,7 @@ static PyObject *Segmenter_leftmost_longest(SegmenterObject *self, PyObject *wor
     }
     free_symbols(symbols, small);
     PyObject *list = NULL;
-    if (result == SEGMENT_OK) list = ids_list(&ids);
+    if (result == SEGMENT_OK) list = ids_list(self, &ids);
     else if (result == SEGMENT_NO_TOKEN) no_segmentation(word);
     else if (result == SEGMENT_NO_FALLBACK) no_fallback(self, word, at);
     else PyErr_NoMemory();
@@ -262,6 +310,7 @@ static int Segmenter_clear(SegmenterObject *self) {
 static void Segmenter_dealloc(SegmenterObject *self) {
     PyObject_GC_UnTrack(self);
     Segmenter_clear(self);
+    clear_id_objects(self);
     segmenter_free(self->core);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
