@@ -368,3 +368,24 @@ def test_ids_are_the_vocabularys_own_objects(native):
     assert ids[0] is tokens["ab"] and ids[1] is byte_ids[0xC3]
     sparse = native.Segmenter({"a": 2**31, "b": 1})  # ids far apart: new ints, same values
     assert sparse.leftmost_longest("ab") == [2**31, 1]
+
+
+def test_a_vocabulary_and_its_segmenter_are_collected(native_vocabularies, monkeypatch):
+    """Vocabulary -> its segmenter -> the fallback (a bound method) -> the vocabulary: a cycle
+    that the garbage collector must see through the native type."""
+    import gc
+    import weakref
+
+    from functok.conformance.ops import segment as run_vector  # builds a byte-fallback vocabulary
+
+    made = []
+    original = vocabulary_module.Vocabulary._new_segmenter
+
+    def spy(self, reachable_only):
+        made.append(weakref.ref(self))
+        return original(self, reachable_only)
+
+    monkeypatch.setattr(vocabulary_module.Vocabulary, "_new_segmenter", spy)
+    assert run_vector("aé", {"tokens": ["a"], "byte_fallback": True}) == ["a", "<0xC3>", "<0xA9>"]
+    gc.collect()
+    assert made and all(ref() is None for ref in made)
