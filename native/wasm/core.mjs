@@ -1,0 +1,129 @@
+// The C core (native/src/) built to WebAssembly (build.mjs), behind the API of functok for
+// JavaScript: encode, pretokens and split take the same options and throw the same errors as
+// js/src, whose own checks (js/src/options.mjs, split.mjs, pretokenize.mjs) turn the options
+// into the core's configuration integer; only the work runs in wasm.
+//
+//   import { loadCore } from './native/wasm/core.mjs';
+//   const core = await loadCore();          // Node: build/functok-core.wasm next to this file
+//   const core = await loadCore(urlOrBytes); // a browser: a URL, a Response, or the bytes
+//   core.encode('Hello World')
+//
+// Text crosses as UTF-16 code units (what a JavaScript string holds): the glue writes them into
+// wasm memory, the core joins surrogate pairs, works on code points, and writes its answer as
+// UTF-16 again, which TextDecoder reads. Every buffer is freed before a call returns, so memory
+// holds only what one call needs (linear in its text; wasm memory grows to the largest call and
+// keeps that size). A text too large for the 4 GiB of wasm32 memory gets a RangeError.
+import { FormatError } from '../../js/src/errors.mjs';
+import { configOf, checkNormalize, checkText, DEFAULT_PROFILE } from '../../js/src/options.mjs';
+import { digitsOf } from '../../js/src/split.mjs';
+import { fuseMode } from '../../js/src/pretokenize.mjs';
+
+export { FormatError };
+
+// exports.c's return codes, and core.h's fuse modes (FUSE_NONE, FUSE_ALL, FUSE_FREQUENT).
+const NO_MEMORY = -1, SURROGATE = -2;
+const FUSE = { none: 0, all: 1, frequent: 2 };
+
+const UTF16 = new TextDecoder('utf-16le', { ignoreBOM: true }); // keep a leading U+FEFF
+if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) throw new Error('functok wasm core: needs a little-endian host');
+
+async function moduleBytes(source) {
+  if (source === undefined) { // Node: the built file beside this module
+    const { readFile } = await import('node:fs/promises');
+    const path = new URL('./build/functok-core.wasm', import.meta.url);
+    try { return await readFile(path); } catch (e) {
+      throw new Error(`functok wasm core: ${path.pathname} is missing; build it with: node native/wasm/build.mjs (${e.code})`);
+    }
+  }
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return source;
+  const response = typeof Response !== 'undefined' && source instanceof Response ? source : await fetch(source);
+  if (!response.ok) throw new Error(`functok wasm core: ${response.url} answered ${response.status}`);
+  return response.arrayBuffer();
+}
+
+/** The core, instantiated from `source` (bytes, a URL or a Response; in Node, the built file by default). */
+export async function loadCore(source) {
+  const { instance } = await WebAssembly.instantiate(await moduleBytes(source), {});
+  return new Core(instance.exports);
+}
+
+export class Core {
+  #x;
+  constructor(wasmExports) {
+    this.#x = wasmExports;
+    this.#x._initialize(); // the C runtime (a reactor module: no main)
+    this.#x.fk_init(); // the character tables (ucd_init)
+  }
+
+  /** The stream of `text` (spec 6); the options and errors of functok's encode. */
+  encode(text, { normalize = 'nfc', splitter = 'llama3', profile = DEFAULT_PROFILE, fold, case: caseOption, features } = {}) {
+    checkNormalize(normalize);
+    const cfg = configOf(features, profile, fold, caseOption);
+    const digits = digitsOf(splitter);
+    if (typeof text !== 'string') throw new TypeError(`expected a string, not ${typeof text}`);
+    return this.#call(text, (ptr, n) => this.#x.fk_encode(ptr, n, normalize === 'nfc' ? 1 : 0, digits, cfg),
+      (answer) => (answer.same ? text : this.#units(answer)));
+  }
+
+  /** The pre-tokens of `text` (spec 9); the options and errors of functok's pretokens. */
+  pretokens(text, { normalize = 'nfc', splitter = 'llama3', splitOperators = true, fuse, profile = DEFAULT_PROFILE, fold, case: caseOption, features } = {}) {
+    const mode = fuseMode(fuse, splitOperators);
+    checkNormalize(normalize);
+    const cfg = configOf(features, profile, fold, caseOption);
+    const digits = digitsOf(splitter);
+    if (typeof text !== 'string') throw new TypeError(`expected a string, not ${typeof text}`);
+    return this.#call(text, (ptr, n) => this.#x.fk_pretokens(ptr, n, normalize === 'nfc' ? 1 : 0, digits, cfg, FUSE[mode]),
+      (answer) => slices(this.#units(answer), this.#ends(answer)));
+  }
+
+  /** The pieces of `text` as given (spec 5.3); the options and errors of functok's split. */
+  split(text, { splitter = 'llama3' } = {}) {
+    if (typeof text !== 'string') throw new TypeError('split: text must be a string');
+    const digits = digitsOf(splitter);
+    return this.#call(text, (ptr, n) => this.#x.fk_split(ptr, n, digits), (answer) => slices(text, this.#ends(answer)));
+  }
+
+  // Copy the text's UTF-16 units into wasm memory, run `work` on them, read its answer with
+  // `read`, and free both, whatever happens.
+  #call(text, work, read) {
+    const x = this.#x, n = text.length;
+    const ptr = x.malloc(2 * n || 1);
+    if (ptr === 0) throw new RangeError(`functok wasm core: out of memory for a text of ${n} UTF-16 units`);
+    try {
+      const units = new Uint16Array(x.memory.buffer, ptr, n);
+      for (let i = 0; i < n; i++) units[i] = text.charCodeAt(i);
+      const rc = work(ptr, n);
+      if (rc === SURROGATE) {
+        checkText(text); // throws js/src's FormatError('lone-surrogate', offset)
+        throw new Error('functok wasm core: a lone surrogate that js/src does not see');
+      }
+      if (rc === NO_MEMORY) throw new RangeError(`functok wasm core: out of memory for a text of ${n} UTF-16 units`);
+      if (rc !== 0) throw new Error(`functok wasm core: unexpected return code ${rc}`);
+      return read(this.#answer());
+    } finally {
+      x.free(ptr);
+      x.fk_answer_free();
+    }
+  }
+
+  // exports.c's answer_t, read afresh after each call (memory may have grown, detaching views).
+  #answer() {
+    const [units, len, ends, nEnds, same] = new Uint32Array(this.#x.memory.buffer, this.#x.fk_answer(), 5);
+    return { units, len, ends, nEnds, same: same !== 0 };
+  }
+
+  #units({ units, len }) {
+    return len === 0 ? '' : UTF16.decode(new Uint16Array(this.#x.memory.buffer, units, len));
+  }
+
+  #ends({ ends, nEnds }) {
+    return nEnds === 0 ? [] : new Uint32Array(this.#x.memory.buffer, ends, nEnds);
+  }
+}
+
+/** The pieces of s that end at each of `ends`, in order. */
+function slices(s, ends) {
+  const out = new Array(ends.length);
+  for (let k = 0, start = 0; k < ends.length; k++) { out[k] = s.slice(start, ends[k]); start = ends[k]; }
+  return out;
+}

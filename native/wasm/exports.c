@@ -1,0 +1,176 @@
+/* The WebAssembly build's exports: flat functions over the C core (native/src/core.h) for
+ * native/wasm/core.mjs. A JavaScript string is UTF-16, so each function takes the text's UTF-16
+ * code units (written by the glue into memory it got from the exported malloc) and leaves its
+ * result, as UTF-16 again, in one `answer` that the glue reads and then frees with
+ * fk_answer_free. Nothing here knows the options' names: the glue checks them with functok for
+ * JavaScript's own code (js/src/options.mjs) and passes the core's configuration integer.
+ *
+ * Every function returns 0 on success, FK_NO_MEMORY when memory runs out, and FK_SURROGATE when
+ * the text holds a lone surrogate (spec 4.3; the glue then names it with js/src's own check). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/core.h"
+
+enum { FK_OK = 0, FK_NO_MEMORY = -1, FK_SURROGATE = -2 };
+
+/* What the last call answered: UTF-16 units (a stream), and/or where each pre-token or piece
+ * ends in them (UTF-16 offsets). `same` is 1 when the units would equal the input: then the
+ * glue returns its own string and `units` is empty. Read through fk_answer's pointer. */
+typedef struct {
+    uint16_t *units;
+    size_t len;
+    size_t *ends;
+    size_t n_ends;
+    int same;
+} answer_t;
+
+static answer_t answer;
+
+answer_t *fk_answer(void) { return &answer; }
+
+void fk_answer_free(void) {
+    free(answer.units);
+    free(answer.ends);
+    memset(&answer, 0, sizeof answer);
+}
+
+void fk_init(void) { ucd_init(); }
+
+/* The code points of n UTF-16 units, surrogate pairs joined. A lone surrogate is kept as the
+ * surrogate code point when `allow_surrogates` (split takes any string), refused otherwise. */
+static int to_code_points(const uint16_t *u, size_t n, int allow_surrogates, uint32_t **out, size_t *len) {
+    uint32_t *cps = malloc((n ? n : 1) * sizeof *cps);
+    if (!cps) return FK_NO_MEMORY;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t c = u[i];
+        if (c >= 0xD800 && c <= 0xDFFF) {
+            if (c <= 0xDBFF && i + 1 < n && u[i + 1] >= 0xDC00 && u[i + 1] <= 0xDFFF) {
+                c = 0x10000 + ((c - 0xD800) << 10) + (u[i + 1] - 0xDC00u);
+                i++;
+            } else if (!allow_surrogates) {
+                free(cps);
+                return FK_SURROGATE;
+            }
+        }
+        cps[k++] = c;
+    }
+    *out = cps;
+    *len = k;
+    return FK_OK;
+}
+
+/* The UTF-16 units of cps[0:n] into answer.units; ends (code point offsets into cps), if any,
+ * become UTF-16 offsets in place. */
+static int to_units(const uint32_t *cps, size_t n, size_t *ends, size_t n_ends) {
+    if (n > SIZE_MAX / 2 / sizeof(uint16_t)) return FK_NO_MEMORY;
+    uint16_t *u = malloc((n ? 2 * n : 1) * sizeof *u);
+    if (!u) return FK_NO_MEMORY;
+    size_t j = 0, e = 0;
+    for (size_t i = 0; i < n; i++) {
+        while (e < n_ends && ends[e] == i) ends[e++] = j;
+        uint32_t c = cps[i];
+        if (c < 0x10000) u[j++] = (uint16_t)c;
+        else {
+            u[j++] = (uint16_t)(0xD800 + ((c - 0x10000) >> 10));
+            u[j++] = (uint16_t)(0xDC00 + ((c - 0x10000) & 0x3FF));
+        }
+    }
+    while (e < n_ends) ends[e++] = j;
+    answer.units = u;
+    answer.len = j;
+    return FK_OK;
+}
+
+/* The text checked (4.3) and normalized if asked (4.2): the input of 6 and 9. `text` points
+ * into `given` or `normal`; free both. */
+typedef struct {
+    uint32_t *given;
+    size_t n_given;
+    cpbuf normal;
+    const uint32_t *text;
+    size_t n;
+} prepared;
+
+static int prepare(const uint16_t *units, size_t n_units, int normalize, prepared *p) {
+    cpbuf_init(&p->normal);
+    p->given = NULL;
+    int rc = to_code_points(units, n_units, 0, &p->given, &p->n_given);
+    if (rc) return rc;
+    int stable = normalize ? nfc(p->given, p->n_given, &p->normal) : 1;
+    if (stable < 0) return FK_NO_MEMORY;
+    p->text = stable ? p->given : p->normal.data; /* 1: the text as given is NFC */
+    p->n = stable ? p->n_given : p->normal.len;
+    return FK_OK;
+}
+
+static void release(prepared *p) {
+    free(p->given);
+    cpbuf_free(&p->normal);
+}
+
+static int same_text(const prepared *p, const cpbuf *out) {
+    return out->len == p->n_given && (out->len == 0 || !memcmp(out->data, p->given, out->len * sizeof *out->data));
+}
+
+/* Spec 6: the stream of the text. */
+int fk_encode(const uint16_t *units, size_t n_units, int normalize, int max_digits, int cfg) {
+    fk_answer_free();
+    prepared p;
+    cpbuf out;
+    cpbuf_init(&out);
+    int rc = prepare(units, n_units, normalize, &p);
+    if (!rc) rc = encode_text(p.text, p.n, max_digits, cfg, &out) ? FK_NO_MEMORY : FK_OK;
+    if (!rc) {
+        answer.same = same_text(&p, &out);
+        if (!answer.same) rc = to_units(out.data, out.len, NULL, 0);
+    }
+    release(&p);
+    cpbuf_free(&out);
+    return rc;
+}
+
+/* Spec 9: the stream and where each pre-token of the fuse mode ends in it. */
+int fk_pretokens(const uint16_t *units, size_t n_units, int normalize, int max_digits, int cfg, int fuse) {
+    fk_answer_free();
+    prepared p;
+    cpbuf stream;
+    offsets ends;
+    cpbuf_init(&stream);
+    offsets_init(&ends);
+    int rc = prepare(units, n_units, normalize, &p);
+    if (!rc) rc = pretokens(p.text, p.n, max_digits, cfg, fuse, &stream, &ends) ? FK_NO_MEMORY : FK_OK;
+    if (!rc) rc = to_units(stream.data, stream.len, ends.data, ends.len);
+    if (!rc) {
+        answer.ends = ends.data; /* handed over: fk_answer_free frees it */
+        answer.n_ends = ends.len;
+        offsets_init(&ends);
+    }
+    release(&p);
+    cpbuf_free(&stream);
+    offsets_free(&ends);
+    return rc;
+}
+
+/* Spec 5: where each piece of the text, as given, ends (UTF-16 offsets into the input). */
+int fk_split(const uint16_t *units, size_t n_units, int max_digits) {
+    fk_answer_free();
+    uint32_t *cps;
+    size_t n;
+    int rc = to_code_points(units, n_units, 1, &cps, &n);
+    if (rc) return rc;
+    size_t *ends = malloc((n ? n : 1) * sizeof *ends); /* at most one piece per code point */
+    if (!ends) { free(cps); return FK_NO_MEMORY; }
+    size_t k = 0;
+    for (size_t start = 0; start < n; start = ends[k++]) ends[k] = piece_end(cps, start, n, max_digits);
+    answer.ends = ends;
+    answer.n_ends = k;
+    /* code point ends to UTF-16 ends: one pass over both */
+    for (size_t i = 0, j = 0, e = 0; e < k; e++) {
+        for (; i < ends[e]; i++) j += cps[i] >= 0x10000 ? 2 : 1;
+        ends[e] = j;
+    }
+    free(cps);
+    return FK_OK;
+}
