@@ -55,6 +55,9 @@ export class Core {
     this.#x.fk_init(); // the character tables (ucd_init)
   }
 
+  /** The size of the module's memory in bytes (it grows to the largest call and stays). */
+  get memoryBytes() { return this.#x.memory.buffer.byteLength; }
+
   /** The stream of `text` (spec 6); the options and errors of functok's encode. */
   encode(text, { normalize = 'nfc', splitter = 'llama3', profile = DEFAULT_PROFILE, fold, case: caseOption, features } = {}) {
     checkNormalize(normalize);
