@@ -8,9 +8,10 @@
 //   const core = await loadCore(urlOrBytes); // a browser: a URL, a Response, or the bytes
 //   core.encode('Hello World')
 //
-// Text crosses as UTF-16 code units (what a JavaScript string holds): the glue writes them into
-// wasm memory, the core joins surrogate pairs, works on code points, and writes its answer as
-// UTF-16 again, which TextDecoder reads. Every buffer is freed before a call returns, so memory
+// Text goes in as UTF-8 (TextEncoder.encodeInto writes it straight into wasm memory, several
+// times faster than copying UTF-16 units in a loop), or as the string's UTF-16 units when it
+// holds U+FFFD, which may stand for a lone surrogate that UTF-8 cannot carry (the core says so).
+// The core works on code points and writes its answer as UTF-16, which TextDecoder reads. Every buffer is freed before a call returns, so memory
 // holds only what one call needs (linear in its text; wasm memory grows to the largest call and
 // keeps that size). A text too large for the 4 GiB of wasm32 memory gets a RangeError.
 import { FormatError } from '../../js/src/errors.mjs';
@@ -20,11 +21,13 @@ import { fuseMode } from '../../js/src/pretokenize.mjs';
 
 export { FormatError };
 
-// exports.c's return codes, and core.h's fuse modes (FUSE_NONE, FUSE_ALL, FUSE_FREQUENT).
-const NO_MEMORY = -1, SURROGATE = -2;
+// exports.c's return codes and input encodings, and core.h's fuse modes (FUSE_NONE, FUSE_ALL, FUSE_FREQUENT).
+const NO_MEMORY = -1, SURROGATE = -2, REPLACEMENT = -3;
+const UTF8 = 1, UTF16 = 2;
 const FUSE = { none: 0, all: 1, frequent: 2 };
 
-const UTF16 = new TextDecoder('utf-16le', { ignoreBOM: true }); // keep a leading U+FEFF
+const UTF8_WRITER = new TextEncoder();
+const UTF16_READER = new TextDecoder('utf-16le', { ignoreBOM: true }); // keep a leading U+FEFF
 if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) throw new Error('functok wasm core: needs a little-endian host');
 
 async function moduleBytes(source) {
@@ -64,7 +67,7 @@ export class Core {
     const cfg = configOf(features, profile, fold, caseOption);
     const digits = digitsOf(splitter);
     if (typeof text !== 'string') throw new TypeError(`expected a string, not ${typeof text}`);
-    return this.#call(text, (ptr, n) => this.#x.fk_encode(ptr, n, normalize === 'nfc' ? 1 : 0, digits, cfg),
+    return this.#call(text, (ptr, n, width) => this.#x.fk_encode(ptr, n, width, normalize === 'nfc' ? 1 : 0, digits, cfg),
       (answer) => (answer.same ? text : this.#units(answer)));
   }
 
@@ -75,7 +78,7 @@ export class Core {
     const cfg = configOf(features, profile, fold, caseOption);
     const digits = digitsOf(splitter);
     if (typeof text !== 'string') throw new TypeError(`expected a string, not ${typeof text}`);
-    return this.#call(text, (ptr, n) => this.#x.fk_pretokens(ptr, n, normalize === 'nfc' ? 1 : 0, digits, cfg, FUSE[mode]),
+    return this.#call(text, (ptr, n, width) => this.#x.fk_pretokens(ptr, n, width, normalize === 'nfc' ? 1 : 0, digits, cfg, FUSE[mode]),
       (answer) => slices(this.#units(answer), this.#ends(answer)));
   }
 
@@ -83,29 +86,40 @@ export class Core {
   split(text, { splitter = 'llama3' } = {}) {
     if (typeof text !== 'string') throw new TypeError('split: text must be a string');
     const digits = digitsOf(splitter);
-    return this.#call(text, (ptr, n) => this.#x.fk_split(ptr, n, digits), (answer) => slices(text, this.#ends(answer)));
+    return this.#call(text, (ptr, n, width) => this.#x.fk_split(ptr, n, width, digits), (answer) => slices(text, this.#ends(answer)));
   }
 
-  // Copy the text's UTF-16 units into wasm memory, run `work` on them, read its answer with
-  // `read`, and free both, whatever happens.
+  // Write the text into wasm memory, run `work` on it, read its answer with `read`, and free
+  // both, whatever happens.
   #call(text, work, read) {
-    const x = this.#x, n = text.length;
-    const ptr = x.malloc(2 * n || 1);
-    if (ptr === 0) throw new RangeError(`functok wasm core: out of memory for a text of ${n} UTF-16 units`);
+    let rc = this.#with(text, UTF8, work);
+    if (rc === REPLACEMENT) rc = this.#with(text, UTF16, work); // U+FFFD: perhaps a lone surrogate
     try {
-      const units = new Uint16Array(x.memory.buffer, ptr, n);
-      for (let i = 0; i < n; i++) units[i] = text.charCodeAt(i);
-      const rc = work(ptr, n);
       if (rc === SURROGATE) {
         checkText(text); // throws js/src's FormatError('lone-surrogate', offset)
         throw new Error('functok wasm core: a lone surrogate that js/src does not see');
       }
-      if (rc === NO_MEMORY) throw new RangeError(`functok wasm core: out of memory for a text of ${n} UTF-16 units`);
+      if (rc === NO_MEMORY) throw new RangeError(`functok wasm core: out of memory for a text of ${text.length} UTF-16 units`);
       if (rc !== 0) throw new Error(`functok wasm core: unexpected return code ${rc}`);
       return read(this.#answer());
     } finally {
+      this.#x.fk_answer_free();
+    }
+  }
+
+  // work(pointer, code units, width) over the text written in `width` (UTF8 or UTF16); its return code.
+  #with(text, width, work) {
+    const x = this.#x, n = text.length;
+    const size = width === UTF8 ? 3 * n : 2 * n; // UTF-8: at most 3 bytes per UTF-16 unit
+    const ptr = x.malloc(size || 1);
+    if (ptr === 0) return NO_MEMORY;
+    try {
+      if (width === UTF8) return work(ptr, UTF8_WRITER.encodeInto(text, new Uint8Array(x.memory.buffer, ptr, size)).written, UTF8);
+      const units = new Uint16Array(x.memory.buffer, ptr, n);
+      for (let i = 0; i < n; i++) units[i] = text.charCodeAt(i);
+      return work(ptr, n, UTF16);
+    } finally {
       x.free(ptr);
-      x.fk_answer_free();
     }
   }
 
@@ -116,7 +130,7 @@ export class Core {
   }
 
   #units({ units, len }) {
-    return len === 0 ? '' : UTF16.decode(new Uint16Array(this.#x.memory.buffer, units, len));
+    return len === 0 ? '' : UTF16_READER.decode(new Uint16Array(this.#x.memory.buffer, units, len));
   }
 
   #ends({ ends, nEnds }) {

@@ -1,18 +1,23 @@
 /* The WebAssembly build's exports: flat functions over the C core (native/src/core.h) for
- * native/wasm/core.mjs. A JavaScript string is UTF-16, so each function takes the text's UTF-16
- * code units (written by the glue into memory it got from the exported malloc) and leaves its
- * result, as UTF-16 again, in one `answer` that the glue reads and then frees with
- * fk_answer_free. Nothing here knows the options' names: the glue checks them with functok for
- * JavaScript's own code (js/src/options.mjs) and passes the core's configuration integer.
+ * native/wasm/core.mjs. Each function takes the text as the glue wrote it into memory it got
+ * from the exported malloc: UTF-8 (TextEncoder.encodeInto, the fast way out of a JavaScript
+ * string) or UTF-16 code units (a string's own units, for the texts UTF-8 cannot carry: those
+ * with a lone surrogate). The result, UTF-16 again (TextDecoder reads it), is left in one
+ * `answer` that the glue reads and then frees with fk_answer_free. Nothing here knows the
+ * options' names: the glue checks them with functok for JavaScript's own code
+ * (js/src/options.mjs) and passes the core's configuration integer.
  *
- * Every function returns 0 on success, FK_NO_MEMORY when memory runs out, and FK_SURROGATE when
- * the text holds a lone surrogate (spec 4.3; the glue then names it with js/src's own check). */
+ * Every function returns 0 on success, FK_NO_MEMORY when memory runs out, FK_SURROGATE when the
+ * text holds a lone surrogate (spec 4.3; the glue then names it with js/src's own check), and
+ * FK_REPLACEMENT when UTF-8 input holds U+FFFD, which TextEncoder also writes for a lone
+ * surrogate: the glue then sends the text again as UTF-16. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../src/core.h"
 
-enum { FK_OK = 0, FK_NO_MEMORY = -1, FK_SURROGATE = -2 };
+enum { FK_OK = 0, FK_NO_MEMORY = -1, FK_SURROGATE = -2, FK_REPLACEMENT = -3 };
+enum { UTF8 = 1, UTF16 = 2 }; /* the input's encoding: the width of its code units */
 
 /* What the last call answered: UTF-16 units (a stream), and/or where each pre-token or piece
  * ends in them (UTF-16 offsets). `same` is 1 when the units would equal the input: then the
@@ -39,9 +44,7 @@ void fk_init(void) { ucd_init(); }
 
 /* The code points of n UTF-16 units, surrogate pairs joined. A lone surrogate is kept as the
  * surrogate code point when `allow_surrogates` (split takes any string), refused otherwise. */
-static int to_code_points(const uint16_t *u, size_t n, int allow_surrogates, uint32_t **out, size_t *len) {
-    uint32_t *cps = malloc((n ? n : 1) * sizeof *cps);
-    if (!cps) return FK_NO_MEMORY;
+static int utf16_code_points(const uint16_t *u, size_t n, int allow_surrogates, uint32_t *cps, size_t *len) {
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t c = u[i];
@@ -50,14 +53,39 @@ static int to_code_points(const uint16_t *u, size_t n, int allow_surrogates, uin
                 c = 0x10000 + ((c - 0xD800) << 10) + (u[i + 1] - 0xDC00u);
                 i++;
             } else if (!allow_surrogates) {
-                free(cps);
                 return FK_SURROGATE;
             }
         }
         cps[k++] = c;
     }
-    *out = cps;
     *len = k;
+    return FK_OK;
+}
+
+/* The code points of n bytes of UTF-8 as TextEncoder writes it (well formed: the glue's own
+ * output). U+FFFD may stand for a lone surrogate, which UTF-8 cannot carry: FK_REPLACEMENT. */
+static int utf8_code_points(const uint8_t *s, size_t n, uint32_t *cps, size_t *len) {
+    size_t k = 0;
+    for (size_t i = 0; i < n;) {
+        uint32_t c = s[i];
+        if (c < 0x80) i += 1;
+        else if (c < 0xE0) { c = (c & 0x1F) << 6 | (s[i + 1] & 0x3F); i += 2; }
+        else if (c < 0xF0) { c = (c & 0x0F) << 12 | (s[i + 1] & 0x3F) << 6 | (s[i + 2] & 0x3F); i += 3; }
+        else { c = (c & 0x07) << 18 | (s[i + 1] & 0x3F) << 12 | (s[i + 2] & 0x3F) << 6 | (s[i + 3] & 0x3F); i += 4; }
+        if (c == 0xFFFD) return FK_REPLACEMENT;
+        cps[k++] = c;
+    }
+    *len = k;
+    return FK_OK;
+}
+
+/* The code points of the input (n code units of `width` bytes: UTF8 or UTF16), in a new array. */
+static int to_code_points(const void *input, size_t n, int width, int allow_surrogates, uint32_t **out, size_t *len) {
+    uint32_t *cps = malloc((n ? n : 1) * sizeof *cps); /* a code point per unit at most */
+    if (!cps) return FK_NO_MEMORY;
+    int rc = width == UTF8 ? utf8_code_points(input, n, cps, len) : utf16_code_points(input, n, allow_surrogates, cps, len);
+    if (rc) { free(cps); return rc; }
+    *out = cps;
     return FK_OK;
 }
 
@@ -93,10 +121,10 @@ typedef struct {
     size_t n;
 } prepared;
 
-static int prepare(const uint16_t *units, size_t n_units, int normalize, prepared *p) {
+static int prepare(const void *input, size_t n, int width, int normalize, prepared *p) {
     cpbuf_init(&p->normal);
     p->given = NULL;
-    int rc = to_code_points(units, n_units, 0, &p->given, &p->n_given);
+    int rc = to_code_points(input, n, width, 0, &p->given, &p->n_given);
     if (rc) return rc;
     int stable = normalize ? nfc(p->given, p->n_given, &p->normal) : 1;
     if (stable < 0) return FK_NO_MEMORY;
@@ -115,12 +143,12 @@ static int same_text(const prepared *p, const cpbuf *out) {
 }
 
 /* Spec 6: the stream of the text. */
-int fk_encode(const uint16_t *units, size_t n_units, int normalize, int max_digits, int cfg) {
+int fk_encode(const void *input, size_t n, int width, int normalize, int max_digits, int cfg) {
     fk_answer_free();
     prepared p;
     cpbuf out;
     cpbuf_init(&out);
-    int rc = prepare(units, n_units, normalize, &p);
+    int rc = prepare(input, n, width, normalize, &p);
     if (!rc) rc = encode_text(p.text, p.n, max_digits, cfg, &out) ? FK_NO_MEMORY : FK_OK;
     if (!rc) {
         answer.same = same_text(&p, &out);
@@ -132,14 +160,14 @@ int fk_encode(const uint16_t *units, size_t n_units, int normalize, int max_digi
 }
 
 /* Spec 9: the stream and where each pre-token of the fuse mode ends in it. */
-int fk_pretokens(const uint16_t *units, size_t n_units, int normalize, int max_digits, int cfg, int fuse) {
+int fk_pretokens(const void *input, size_t n, int width, int normalize, int max_digits, int cfg, int fuse) {
     fk_answer_free();
     prepared p;
     cpbuf stream;
     offsets ends;
     cpbuf_init(&stream);
     offsets_init(&ends);
-    int rc = prepare(units, n_units, normalize, &p);
+    int rc = prepare(input, n, width, normalize, &p);
     if (!rc) rc = pretokens(p.text, p.n, max_digits, cfg, fuse, &stream, &ends) ? FK_NO_MEMORY : FK_OK;
     if (!rc) rc = to_units(stream.data, stream.len, ends.data, ends.len);
     if (!rc) {
@@ -153,12 +181,12 @@ int fk_pretokens(const uint16_t *units, size_t n_units, int normalize, int max_d
     return rc;
 }
 
-/* Spec 5: where each piece of the text, as given, ends (UTF-16 offsets into the input). */
-int fk_split(const uint16_t *units, size_t n_units, int max_digits) {
+/* Spec 5: where each piece of the text, as given, ends (UTF-16 offsets into the text). */
+int fk_split(const void *input, size_t n_units, int width, int max_digits) {
     fk_answer_free();
     uint32_t *cps;
     size_t n;
-    int rc = to_code_points(units, n_units, 1, &cps, &n);
+    int rc = to_code_points(input, n_units, width, 1, &cps, &n);
     if (rc) return rc;
     size_t *ends = malloc((n ? n : 1) * sizeof *ends); /* at most one piece per code point */
     if (!ends) { free(cps); return FK_NO_MEMORY; }

@@ -89,6 +89,9 @@ test('lone surrogates: the same FormatError (lone-surrogate, offset) as js/src; 
     same(text.slice(0, at) + lone + text.slice(at), `surrogate at unit ${at}`);
   }
   assert.deepEqual(attempt(() => core.encode('a😀\udc00')).error.slice(0, 3), ['FormatError', 'lone-surrogate', 2]);
+  // U+FFFD sends the text again as UTF-16 (TextEncoder writes it for a lone surrogate too)
+  for (const text of ['a\ufffdb', '\ufffd\ud800', 'x\ud800\ufffd', '\ufffd😀\udfff', 'A\ufffd'.repeat(1000)]) same(text, 'U+FFFD');
+  assert.equal(core.encode('A\ufffd'), functok.encode('A\ufffd'));
 });
 
 test('bad options and non-strings: the same TypeError as js/src', () => {
