@@ -18,9 +18,9 @@ const root = join(here, '..', '..');
 export const WASM_PATH = join(here, 'build', 'functok-core.wasm');
 
 // The core's files: every native/src file but the binding's (module.c, bind_*.c).
-export const CORE_SOURCES = ['cpbuf', 'ucd', 'normalize', 'split', 'encode', 'pretokens']
+export const CORE_SOURCES = ['cpbuf', 'ucd', 'normalize', 'split', 'encode', 'pretokens', 'decode']
   .map((name) => join(root, 'native', 'src', `${name}.c`));
-const EXPORTS = ['malloc', 'free', 'fk_init', 'fk_answer', 'fk_answer_free', 'fk_encode', 'fk_pretokens', 'fk_split'];
+const EXPORTS = ['malloc', 'free', 'fk_init', 'fk_answer', 'fk_answer_free', 'fk_encode', 'fk_pretokens', 'fk_split', 'fk_decode'];
 
 function zigCommand() {
   if (process.env.FUNCTOK_ZIG) return process.env.FUNCTOK_ZIG.split(/\s+/).filter(Boolean);

@@ -8,7 +8,7 @@ import { SPEC_VERSION, VERSION } from '../../js/src/codec.mjs';
 import { serve, runCodec } from '../../js/bin/protocol.mjs';
 import { loadCore } from './core.mjs';
 
-export const OPS = ['encode', 'pretokens', 'split'];
+export const OPS = ['encode', 'decode', 'pretokens', 'split'];
 
 const core = await loadCore();
 await serve({

@@ -1,5 +1,5 @@
 // The C core (native/src/) built to WebAssembly (build.mjs), behind the API of functok for
-// JavaScript: encode, pretokens and split take the same options and throw the same errors as
+// JavaScript: encode, decode, pretokens and split take the same options and throw the same errors as
 // js/src, whose own checks (js/src/options.mjs, split.mjs, pretokenize.mjs) turn the options
 // into the core's configuration integer; only the work runs in wasm.
 //
@@ -18,11 +18,12 @@ import { FormatError } from '../../js/src/errors.mjs';
 import { configOf, checkNormalize, checkText, DEFAULT_PROFILE } from '../../js/src/options.mjs';
 import { digitsOf } from '../../js/src/split.mjs';
 import { fuseMode } from '../../js/src/pretokenize.mjs';
+import { checkOptions as checkDecodeOptions, DEFAULT_MAX_OUTPUT } from '../../js/src/decode.mjs';
 
 export { FormatError };
 
 // exports.c's return codes and input encodings, and core.h's fuse modes (FUSE_NONE, FUSE_ALL, FUSE_FREQUENT).
-const NO_MEMORY = -1, SURROGATE = -2, REPLACEMENT = -3;
+const NO_MEMORY = -1, SURROGATE = -2, REPLACEMENT = -3, DECODE_ERROR = -4;
 const UTF8 = 1, UTF16 = 2;
 const FUSE = { none: 0, all: 1, frequent: 2 };
 
@@ -89,6 +90,13 @@ export class Core {
     return this.#call(text, (ptr, n, width) => this.#x.fk_split(ptr, n, width, digits), (answer) => slices(text, this.#ends(answer)));
   }
 
+  /** The text of a stream (spec 7 and 8); the options and errors of functok's decode. */
+  decode(stream, { errors = 'strict', maxOutput = DEFAULT_MAX_OUTPUT } = {}) {
+    checkDecodeOptions(stream, errors, maxOutput);
+    return this.#call(stream, (ptr, n, width) => this.#x.fk_decode(ptr, n, width, errors === 'strict' ? 1 : 0, BigInt(maxOutput)),
+      (answer) => (answer.same ? stream : this.#units(answer)));
+  }
+
   // Write the text into wasm memory, run `work` on it, read its answer with `read`, and free
   // both, whatever happens.
   #call(text, work, read) {
@@ -98,6 +106,10 @@ export class Core {
       if (rc === SURROGATE) {
         checkText(text); // throws js/src's FormatError('lone-surrogate', offset)
         throw new Error('functok wasm core: a lone surrogate that js/src does not see');
+      }
+      if (rc === DECODE_ERROR) {
+        const { errorKind, errorOffset, errorMessage } = this.#answer();
+        throw new FormatError(this.#string(errorKind), errorOffset, this.#string(errorMessage));
       }
       if (rc === NO_MEMORY) throw new RangeError(`functok wasm core: out of memory for a text of ${text.length} UTF-16 units`);
       if (rc !== 0) throw new Error(`functok wasm core: unexpected return code ${rc}`);
@@ -125,8 +137,15 @@ export class Core {
 
   // exports.c's answer_t, read afresh after each call (memory may have grown, detaching views).
   #answer() {
-    const [units, len, ends, nEnds, same] = new Uint32Array(this.#x.memory.buffer, this.#x.fk_answer(), 5);
-    return { units, len, ends, nEnds, same: same !== 0 };
+    const [units, len, ends, nEnds, same, errorKind, errorOffset, errorMessage] =
+      new Uint32Array(this.#x.memory.buffer, this.#x.fk_answer(), 8);
+    return { units, len, ends, nEnds, same: same !== 0, errorKind, errorOffset, errorMessage };
+  }
+
+  // A NUL-terminated C string (ASCII: error kinds and messages) at `ptr`.
+  #string(ptr) {
+    const bytes = new Uint8Array(this.#x.memory.buffer, ptr);
+    return new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(0)));
   }
 
   #units({ units, len }) {

@@ -10,24 +10,30 @@
  * Every function returns 0 on success, FK_NO_MEMORY when memory runs out, FK_SURROGATE when the
  * text holds a lone surrogate (spec 4.3; the glue then names it with js/src's own check), and
  * FK_REPLACEMENT when UTF-8 input holds U+FFFD, which TextEncoder also writes for a lone
- * surrogate: the glue then sends the text again as UTF-16. */
+ * surrogate: the glue then sends the text again as UTF-16; fk_decode returns FK_DECODE_ERROR
+ * when a strict decode fails (the error is in the answer). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../src/core.h"
 
-enum { FK_OK = 0, FK_NO_MEMORY = -1, FK_SURROGATE = -2, FK_REPLACEMENT = -3 };
+enum { FK_OK = 0, FK_NO_MEMORY = -1, FK_SURROGATE = -2, FK_REPLACEMENT = -3, FK_DECODE_ERROR = -4 };
 enum { UTF8 = 1, UTF16 = 2 }; /* the input's encoding: the width of its code units */
 
-/* What the last call answered: UTF-16 units (a stream), and/or where each pre-token or piece
- * ends in them (UTF-16 offsets). `same` is 1 when the units would equal the input: then the
- * glue returns its own string and `units` is empty. Read through fk_answer's pointer. */
+/* What the last call answered: UTF-16 units (a stream or a text), and/or where each pre-token
+ * or piece ends in them (UTF-16 offsets). `same` is 1 when the units would equal the input:
+ * then the glue returns its own string and `units` is empty. After FK_DECODE_ERROR, the strict
+ * decoder's error (8.2): its kind's name, its offset in code points and the pure path's message.
+ * Read through fk_answer's pointer (exports.c and core.mjs agree on this layout). */
 typedef struct {
     uint16_t *units;
     size_t len;
     size_t *ends;
     size_t n_ends;
     int same;
+    const char *error_kind;
+    size_t error_offset;
+    const char *error_message;
 } answer_t;
 
 static answer_t answer;
@@ -201,4 +207,30 @@ int fk_split(const void *input, size_t n_units, int width, int max_digits) {
     }
     free(cps);
     return FK_OK;
+}
+
+/* Spec 7 and 8: the text of a stream. Lone surrogates reach the decoder as surrogate code points
+ * (it reports them, or replaces them when lenient); max_output bounds what repeats produce. */
+int fk_decode(const void *input, size_t n_units, int width, int strict, uint64_t max_output) {
+    static decode_error error; /* its message outlives the call, for the glue to read */
+    fk_answer_free();
+    uint32_t *cps;
+    size_t n;
+    int rc = to_code_points(input, n_units, width, 1, &cps, &n);
+    if (rc) return rc;
+    int plain = 1; /* no surrogate and nothing of U+E000..U+EFFF: the text is its own decoding */
+    for (size_t i = 0; i < n && plain; i++) plain = !(cps[i] - 0xD800u < 0x800u || cps[i] - 0xE000u < 0x1000u);
+    cpbuf out;
+    cpbuf_init(&out);
+    if (plain) answer.same = 1;
+    else if (decode_stream(cps, 4, n, strict, max_output, &out, &error)) rc = FK_NO_MEMORY;
+    else if (error.kind != DECODE_OK) {
+        answer.error_kind = decode_error_name(error.kind);
+        answer.error_offset = error.offset;
+        answer.error_message = error.message;
+        rc = FK_DECODE_ERROR;
+    } else rc = to_units(out.data, out.len, NULL, 0);
+    free(cps);
+    cpbuf_free(&out);
+    return rc;
 }

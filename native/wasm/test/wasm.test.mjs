@@ -1,6 +1,7 @@
 // The C core built to WebAssembly (native/wasm/), held to functok for JavaScript (js/src):
 // the conformance suite through the protocol, and a differential test on random text (every
-// plane, the format's private-use range, marks, lone surrogates) under every option. The module
+// plane, the format's private-use range, marks, lone surrogates) under every option, and on
+// random and damaged streams for the decoder. The module
 // is built first when it is missing or older than its sources (zig cc: the ziglang package of
 // the dev extra, or $FUNCTOK_ZIG); without zig these tests fail rather than skip.
 import { test, before } from 'node:test';
@@ -10,7 +11,8 @@ import { existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import * as functok from '../../../js/src/index.mjs';
-import { prng, randomText } from '../../../js/test/gen.mjs';
+import { prng, randomText, randomSoup } from '../../../js/test/gen.mjs';
+import { HOSTILE, STOPS } from '../../../js/test/hostile.mjs';
 import { judgeVectors, loadVectors } from '../../../js/test/vectors.mjs';
 import { build, WASM_PATH, CORE_SOURCES } from '../build.mjs';
 import { loadCore } from '../core.mjs';
@@ -27,10 +29,12 @@ before(async () => {
   core = await loadCore();
 });
 
-test('every encode, pretokens and split vector passes through the protocol; the rest are not sent', async (t) => {
+const OPS = ['encode', 'decode', 'pretokens', 'split'];
+
+test('every encode, decode, pretokens and split vector passes through the protocol; the rest are not sent', async (t) => {
   const counts = await judgeVectors(t, join(HERE, 'conformance.mjs'));
   const want = {};
-  for (const v of loadVectors()) if (['encode', 'pretokens', 'split'].includes(v.op)) want[v.op] = (want[v.op] ?? 0) + 1;
+  for (const v of loadVectors()) if (OPS.includes(v.op)) want[v.op] = (want[v.op] ?? 0) + 1;
   assert.deepEqual(counts, want);
 });
 
@@ -80,6 +84,38 @@ test('identical to functok for JavaScript on random text, every option', () => {
   for (let k = 0; k < COUNT; k++) same(randomText(r, k % 10 === 0 ? 400 : 40), `#${k}`);
 });
 
+/** The result of f, or its error as [name, kind, offset] (a decode error's message is the pure path's wording, not normative). */
+function attemptDecode(f) {
+  try { return { ok: f() }; } catch (e) { return { error: [e.constructor.name, e.kind, e.offset] }; }
+}
+
+const DECODE_OPTIONS = [{}, { errors: 'replace' }, { maxOutput: 20 }, { maxOutput: 0, errors: 'replace' }, { maxOutput: 2 ** 40 }];
+
+test('decode: identical to functok for JavaScript on random streams, damaged streams and stream soup', () => {
+  const r = prng(20261205);
+  for (let k = 0; k < COUNT; k++) {
+    const text = randomText(r, 40);
+    const stream = functok.encode(text, k % 3 ? {} : { profile: 'compact' });
+    const cut = Math.floor(r() * (stream.length + 1)); // damaged: a code unit dropped, a soup spliced in
+    for (const s of [stream, stream.slice(0, cut) + stream.slice(cut + 1), stream.slice(0, cut) + randomSoup(r, 8) + stream.slice(cut), randomSoup(r, 40)]) {
+      for (const o of DECODE_OPTIONS) {
+        assert.deepEqual(attemptDecode(() => core.decode(s, o)), attemptDecode(() => functok.decode(s, o)), `decode ${JSON.stringify(o)} ${JSON.stringify(s)}`);
+      }
+    }
+    if (k < 200) assert.equal(core.decode(core.encode(text)), functok.decode(functok.encode(text)), `round trip ${JSON.stringify(text)}`);
+  }
+});
+
+test('decode: hostile streams (js/test/hostile.mjs) give js/src\'s output or error', () => {
+  const n = 100_000;
+  for (const [name, make, options, expected] of [...HOSTILE, STOPS]) {
+    const s = make(n), o = typeof options === 'function' ? options(n) : options;
+    const got = attemptDecode(() => core.decode(s, o));
+    assert.deepEqual(got, attemptDecode(() => functok.decode(s, o)), name);
+    if (expected !== null) assert.equal(got.ok, expected(n), name);
+  }
+});
+
 test('lone surrogates: the same FormatError (lone-surrogate, offset) as js/src; split keeps them', () => {
   const r = prng(7);
   for (let k = 0; k < 200; k++) {
@@ -96,13 +132,13 @@ test('lone surrogates: the same FormatError (lone-surrogate, offset) as js/src; 
 
 test('bad options and non-strings: the same TypeError as js/src', () => {
   const bad = [{ profile: 'nope' }, { fold: 'some' }, { case: 'upper' }, { features: ['case', 'bold'] }, { normalize: 'nfd' },
-    { splitter: 'gpt2' }, { fuse: 'most' }];
+    { splitter: 'gpt2' }, { fuse: 'most' }, { errors: 'ignore' }, { maxOutput: -1 }, { maxOutput: 1.5 }, { maxOutput: 2 ** 60 }];
   for (const o of bad) {
-    for (const op of ['encode', 'pretokens', 'split']) {
+    for (const op of OPS) {
       assert.deepEqual(attempt(() => core[op]('Hello', o)), attempt(() => functok[op]('Hello', o)), `${op} ${JSON.stringify(o)}`);
     }
   }
-  for (const op of ['encode', 'pretokens', 'split']) {
+  for (const op of OPS) {
     for (const text of [42, null, undefined, ['a']]) {
       assert.deepEqual(attempt(() => core[op](text)), attempt(() => functok[op](text)), `${op} ${String(text)}`);
     }
@@ -123,13 +159,17 @@ test('hostile text: long runs, private-use soup, stacked marks give js/src\'s ou
 
 test('memory: every buffer is freed (200 calls of each kind do not grow the module\'s memory)', () => {
   const text = randomText(prng(3), 400).repeat(10); // about 17,000 UTF-16 units
+  const stream = functok.encode(text, { profile: 'compact' });
   for (const op of ['encode', 'pretokens', 'split']) core[op](text, { profile: 'compact' });
+  core.decode(stream);
   const size = core.memoryBytes;
   for (let k = 0; k < 200; k++) {
     core.encode(text);
     core.pretokens(text, { fuse: 'frequent' });
     core.split(text);
     attempt(() => core.encode(text + '\ud800'));
+    core.decode(stream);
+    attempt(() => core.decode('\ue000' + stream));
   }
   assert.equal(core.memoryBytes, size);
 });
