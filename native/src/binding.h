@@ -32,4 +32,7 @@ void release(prepared *p);
 /* The function tables of the bind_*.c files, which module.c adds to the module. */
 extern PyMethodDef codec_methods[];
 
+/* The types of the bind_*.c files, which module.c adds to the module. */
+extern PyTypeObject GreedyEncoderType; /* bind_tokenizer.c */
+
 #endif

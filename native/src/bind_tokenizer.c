@@ -1,0 +1,184 @@
+/* functok._native.GreedyEncoder: a tokenizer's greedy encode (spec 14.4) of one stretch of text
+ * between special tokens, text -> ids, made once per functok.Tokenizer from what its loader
+ * checked. The work runs with the GIL released; threads share the encoder (read only) and each
+ * call takes a workspace (cache and scratch) of its own from the encoder's pool, so calls from
+ * several threads never wait on each other's cache. */
+#include "binding.h"
+
+#include <pythread.h>
+
+enum { POOL_KEEP = 16 }; /* idle workspaces kept: more threads than this make new ones */
+
+typedef struct {
+    PyObject_HEAD
+    greedy_tokenizer tokenizer;
+    int normalize;
+    size_t cache_limit;
+    PyThread_type_lock lock; /* guards the pool */
+    greedy_workspace *pool[POOL_KEEP];
+    size_t pooled;
+} GreedyEncoder;
+
+/* A Python int as a uint32_t, or -1 with an exception set. */
+static int as_u32(PyObject *value, uint32_t *out) {
+    unsigned long long v = PyLong_AsUnsignedLongLong(value);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    if (v > UINT32_MAX) { PyErr_SetString(PyExc_OverflowError, "an id is below 2**32"); return -1; }
+    *out = (uint32_t)v;
+    return 0;
+}
+
+/* chars: {code point: id}; merges: {left << 32 | right: (rank, new id)} (bpe.py's BPE.merges);
+ * byte_ids: 256 ids or None. */
+static int load_model(bpe_model *m, PyObject *chars, PyObject *merges, PyObject *byte_ids) {
+    PyObject *key, *value;
+    Py_ssize_t at = 0;
+    while (PyDict_Next(chars, &at, &key, &value)) {
+        uint32_t cp, id;
+        if (as_u32(key, &cp) || as_u32(value, &id)) return -1;
+        if (pairmap_put(&m->chars, cp, 0, id)) { PyErr_NoMemory(); return -1; }
+    }
+    at = 0;
+    while (PyDict_Next(merges, &at, &key, &value)) {
+        unsigned long long pair = PyLong_AsUnsignedLongLong(key);
+        uint32_t rank, id;
+        if (pair == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+        if (!PyTuple_Check(value) || PyTuple_GET_SIZE(value) != 2) {
+            PyErr_SetString(PyExc_TypeError, "a merge is (rank, new id)");
+            return -1;
+        }
+        if (as_u32(PyTuple_GET_ITEM(value, 0), &rank) || as_u32(PyTuple_GET_ITEM(value, 1), &id)) return -1;
+        if (rank == UINT32_MAX) { PyErr_SetString(PyExc_OverflowError, "too many merges"); return -1; }
+        if (pairmap_put(&m->merges, pair, rank, id)) { PyErr_NoMemory(); return -1; }
+    }
+    if (PySequence_Size(byte_ids) != 256) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "byte_ids: 256 ids or None");
+        return -1;
+    }
+    for (int b = 0; b < 256; b++) {
+        PyObject *id = PySequence_GetItem(byte_ids, b);
+        if (!id) return -1;
+        int failed = id != Py_None && as_u32(id, &m->bytes[b]);
+        m->has_byte[b] = id != Py_None;
+        Py_DECREF(id);
+        if (failed) return -1;
+    }
+    return 0;
+}
+
+static int encoder_init(GreedyEncoder *self, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"chars", "merges", "byte_ids", "max_digits", "cfg", "normalize", "fuse", "cache_limit", NULL};
+    PyObject *chars, *merges, *byte_ids;
+    int max_digits, cfg, normalize, fuse;
+    Py_ssize_t cache_limit;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!Oiipin:GreedyEncoder", names, &PyDict_Type, &chars,
+                                     &PyDict_Type, &merges, &byte_ids, &max_digits, &cfg, &normalize, &fuse,
+                                     &cache_limit))
+        return -1;
+    if (self->lock) { PyErr_SetString(PyExc_RuntimeError, "GreedyEncoder is made once"); return -1; }
+    if (fuse < FUSE_NONE || fuse > FUSE_FREQUENT || cache_limit < 2) {
+        PyErr_SetString(PyExc_ValueError, "fuse is 0, 1 or 2 and cache_limit at least 2");
+        return -1;
+    }
+    bpe_model_init(&self->tokenizer.bpe);
+    self->tokenizer.max_digits = max_digits;
+    self->tokenizer.cfg = cfg;
+    self->tokenizer.fuse = fuse;
+    self->normalize = normalize;
+    self->cache_limit = (size_t)cache_limit;
+    self->lock = PyThread_allocate_lock();
+    if (!self->lock) { PyErr_NoMemory(); return -1; }
+    return load_model(&self->tokenizer.bpe, chars, merges, byte_ids);
+}
+
+static void clear_pool(GreedyEncoder *self) {
+    while (self->pooled) {
+        greedy_workspace *w = self->pool[--self->pooled];
+        greedy_workspace_free(w);
+        PyMem_RawFree(w);
+    }
+}
+
+static void encoder_dealloc(GreedyEncoder *self) {
+    clear_pool(self);
+    bpe_model_free(&self->tokenizer.bpe);
+    if (self->lock) PyThread_free_lock(self->lock);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* A workspace for one call: an idle one from the pool, or a new one. */
+static greedy_workspace *take_workspace(GreedyEncoder *self) {
+    greedy_workspace *w = NULL;
+    PyThread_acquire_lock(self->lock, WAIT_LOCK);
+    if (self->pooled) w = self->pool[--self->pooled];
+    PyThread_release_lock(self->lock);
+    if (!w && (w = PyMem_RawMalloc(sizeof *w))) greedy_workspace_init(w, self->cache_limit);
+    return w;
+}
+
+static void give_back(GreedyEncoder *self, greedy_workspace *w) {
+    PyThread_acquire_lock(self->lock, WAIT_LOCK);
+    int kept = self->pooled < POOL_KEEP;
+    if (kept) self->pool[self->pooled++] = w;
+    PyThread_release_lock(self->lock);
+    if (!kept) { greedy_workspace_free(w); PyMem_RawFree(w); }
+}
+
+static PyObject *as_list(const idbuf *ids) {
+    PyObject *list = PyList_New((Py_ssize_t)ids->len);
+    for (size_t k = 0; list && k < ids->len; k++) {
+        PyObject *id = PyLong_FromUnsignedLong(ids->data[k]);
+        if (!id) { Py_CLEAR(list); break; }
+        PyList_SET_ITEM(list, (Py_ssize_t)k, id);
+    }
+    return list;
+}
+
+static PyObject *encoder_encode(GreedyEncoder *self, PyObject *text) {
+    if (!self->lock) { PyErr_SetString(PyExc_RuntimeError, "GreedyEncoder is not made"); return NULL; }
+    if (!PyUnicode_Check(text)) return PyErr_Format(PyExc_TypeError, "expected str, not %.100s", Py_TYPE(text)->tp_name);
+    prepared p;
+    if (prepare(text, self->normalize, &p)) { release(&p); return NULL; }
+    greedy_workspace *w = take_workspace(self);
+    if (!w) { release(&p); return PyErr_NoMemory(); }
+    idbuf ids;
+    cpbuf_init(&ids);
+    int failed;
+    Py_BEGIN_ALLOW_THREADS
+    failed = greedy_encode(&self->tokenizer, w, p.text, p.n, &ids);
+    Py_END_ALLOW_THREADS
+    give_back(self, w);
+    release(&p);
+    PyObject *result = failed ? PyErr_NoMemory() : as_list(&ids);
+    cpbuf_free(&ids);
+    return result;
+}
+
+static PyObject *encoder_clear_caches(GreedyEncoder *self, PyObject *Py_UNUSED(unused)) {
+    if (self->lock) {
+        PyThread_acquire_lock(self->lock, WAIT_LOCK);
+        clear_pool(self);
+        PyThread_release_lock(self->lock);
+    }
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef encoder_methods[] = {
+    {"encode", (PyCFunction)encoder_encode, METH_O,
+     "encode(text) -> list[int]: the greedy ids of one stretch of text between special tokens."},
+    {"clear_caches", (PyCFunction)encoder_clear_caches, METH_NOARGS, "Forget every cached pre-token."},
+    {NULL, NULL, 0, NULL},
+};
+
+PyTypeObject GreedyEncoderType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "functok._native.GreedyEncoder",
+    .tp_doc = "GreedyEncoder(chars, merges, byte_ids, max_digits, cfg, normalize, fuse, cache_limit): a "
+              "tokenizer's greedy encode (spec 14.4), identical to the pure path's BPE.",
+    .tp_basicsize = sizeof(GreedyEncoder),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)encoder_init,
+    .tp_dealloc = (destructor)encoder_dealloc,
+    .tp_methods = encoder_methods,
+};
