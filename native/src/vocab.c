@@ -149,8 +149,9 @@ const uint32_t *pretoken_cache_get(const pretoken_cache *c, const uint32_t *key,
     return found ? found : generation_get(&c->old, hash, key, n, count);
 }
 
-/* A generation's arena holds at most this many code points (keys and ids): 64 MB. */
-#define ARENA_LIMIT ((size_t)1 << 24)
+/* A generation's arena holds at most this many code points (keys and ids): 16 MB, some 40 times
+ * what 2^17 pre-tokens of natural text take. */
+#define ARENA_LIMIT ((size_t)1 << 22)
 
 int pretoken_cache_put(pretoken_cache *c, const uint32_t *key, size_t n, const uint32_t *ids, size_t count) {
     if (n > CACHE_MAX_KEY || count > ARENA_LIMIT / 2) return 0; /* not cached: results never depend on it */
