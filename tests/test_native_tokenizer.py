@@ -24,6 +24,8 @@ from conftest import random_bpe, read_text_or_none, stdlib_sources, udhr_files
 from fixtures.trained import stdlib_tokenizer
 
 from functok.errors import FormatError
+from functok.tokenizer.bpe import TiktokenBPE
+from functok.tokenizer.external import CompiledTiktokenBPE, find_gpt2_tiktoken, load_tiktoken, read_tiktoken_ranks
 from functok.tokenizer import Tokenizer
 from functok.tokenizer.bpe import BYTE_TOKENS, byte_fallback_token
 
@@ -263,3 +265,50 @@ def test_fast_path_false_is_the_pure_python_bpe(trained):
     assert type(fast._native).__name__ == "GreedyEncoder" and pure._native is False
     pure.fast_path = True
     assert pure.encode("def x").ids == fast.encode("def x").ids and pure._native
+
+
+# --- tiktoken's rule ------------------------------------------------------------------------------
+
+
+@st.composite
+def rank_tables(draw) -> dict[bytes, int]:
+    """Ranks over the bytes a, b, c (one sometimes missing: a KeyError), and joined strings of
+    them in random order, some not reachable by merging: tiktoken's rule meets every case."""
+    singles = [b for b in (b"a", b"b", b"c") if b != b"c" or draw(st.booleans())]
+    joined = draw(st.lists(st.text("abc", min_size=2, max_size=4).map(str.encode), max_size=30, unique=True))
+    tokens = list(dict.fromkeys(singles + joined))
+    order = draw(st.permutations(range(len(tokens))))
+    return {t: order[k] for k, t in enumerate(tokens)}
+
+
+def merged(model, piece: bytes):
+    try:
+        return model.tokenize(piece)
+    except KeyError as error:
+        return (KeyError, error.args)
+
+
+@given(rank_tables(), st.lists(st.binary(max_size=0) | st.text("abc", max_size=200).map(str.encode), max_size=8))
+def test_tiktoken_merges_are_the_pure_ones(native, ranks, pieces):
+    compiled, pure = CompiledTiktokenBPE(ranks), TiktokenBPE(ranks)
+    for piece in pieces:
+        assert merged(compiled, piece) == merged(pure, piece)
+
+
+def test_a_stale_tiktoken_pair_is_skipped(native):
+    """In "babc", b|c (3) merges first, so the queued a|b (4) is stale: a|bc is abc (10), and b|a
+    (6) merges next."""
+    ranks = {b"a": 0, b"b": 1, b"c": 2, b"bc": 3, b"ab": 4, b"ba": 6, b"abc": 10}
+    assert CompiledTiktokenBPE(ranks).tokenize(b"babc") == TiktokenBPE(ranks).tokenize(b"babc") == [6, 3]
+
+
+def test_gpt2_ranks_through_functok_give_the_pure_ids(native):
+    path = find_gpt2_tiktoken()
+    if path is None:
+        pytest.skip("the GPT-2 rank file is not here (tests/test_bpe.py says where it comes from)")
+    compiled = load_tiktoken(path, pattern="gpt2")
+    assert isinstance(compiled.model, CompiledTiktokenBPE)
+    pure = TiktokenBPE(read_tiktoken_ranks(path))
+    for text in corpus_texts()[:20] + ["\U0001F600" * 300, "\ue000 x" * 1000]:
+        for piece in set(compiled.pre_tokenize(text)):
+            assert compiled.model.tokenize(piece.encode()) == pure.tokenize(piece.encode())

@@ -33,6 +33,6 @@ void release(prepared *p);
 extern PyMethodDef codec_methods[];
 
 /* The types of the bind_*.c files, which module.c adds to the module. */
-extern PyTypeObject GreedyEncoderType; /* bind_tokenizer.c */
+extern PyTypeObject GreedyEncoderType, TiktokenMergerType; /* bind_tokenizer.c */
 
 #endif

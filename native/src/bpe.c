@@ -88,13 +88,15 @@ static void sift_down(struct bpe_queued *q, size_t n, size_t at) {
     q[at] = item;
 }
 
-static int queue_push(bpe_scratch *s, size_t *len, struct bpe_queued item) {
-    if (*len == s->queue_cap) { /* fewer than 3 entries a symbol: n - 1 pairs, then 2 a merge */
-        size_t cap = s->queue_cap * 2;
-        if (grow((void **)&s->queue, cap, sizeof(struct bpe_queued))) return -1;
-        s->queue_cap = cap;
+/* Push onto the heap (*queue)[0:*len], growing it: there are fewer than 3 entries a symbol
+ * (n - 1 pairs at first, then at most 2 a merge), so it rarely grows. */
+static int queue_push(struct bpe_queued **queue, size_t *cap, size_t *len, struct bpe_queued item) {
+    if (*len == *cap) {
+        size_t more = *cap ? *cap * 2 : 64;
+        if (grow((void **)queue, more, sizeof(struct bpe_queued))) return -1;
+        *cap = more;
     }
-    struct bpe_queued *q = s->queue;
+    struct bpe_queued *q = *queue;
     size_t at = (*len)++;
     while (at > 0) {
         size_t parent = (at - 1) / 2;
@@ -173,13 +175,90 @@ int bpe_word(const bpe_model *m, bpe_scratch *s, const uint32_t *word, size_t n,
         next[pos] = after;
         if (after != NONE) prev[after] = pos;
         if (ahead != NONE && (e = merge_of(m, sym[ahead], top.value)) &&
-            queue_push(s, &queued, (struct bpe_queued){e->rank, ahead, e->value}))
+            queue_push(&s->queue, &s->queue_cap, &queued, (struct bpe_queued){e->rank, ahead, e->value}))
             return -1;
         if (after != NONE && (e = merge_of(m, top.value, sym[after])) &&
-            queue_push(s, &queued, (struct bpe_queued){e->rank, pos, e->value}))
+            queue_push(&s->queue, &s->queue_cap, &queued, (struct bpe_queued){e->rank, pos, e->value}))
             return -1;
     }
     for (uint32_t k = 0; k != NONE; k = next[k]) /* symbol 0 is never merged away */
         if (cpbuf_push(out, sym[k])) return -1;
+    return 0;
+}
+
+/* --- tiktoken's rule (bpe.py's TiktokenBPE, a port of tiktoken's _byte_pair_merge) ------------ */
+
+#define NEVER UINT64_MAX /* no rank: the joined bytes are not a token */
+
+void tiktoken_scratch_init(tiktoken_scratch *s) {
+    s->next = s->prev = NULL;
+    s->rank = NULL;
+    s->queue = NULL;
+    s->cap = s->queue_cap = 0;
+}
+
+void tiktoken_scratch_free(tiktoken_scratch *s) {
+    free(s->next);
+    free(s->prev);
+    free(s->rank);
+    free(s->queue);
+    tiktoken_scratch_init(s);
+}
+
+static uint64_t rank_of(const bytemap *ranks, const uint8_t *bytes, size_t n) {
+    uint32_t rank;
+    return bytemap_get(ranks, bytes, n, &rank) ? rank : NEVER;
+}
+
+/* tiktoken scans for the lowest rank, leftmost first, after each merge (quadratic on a long
+ * piece); a queue of (rank, first byte) pops the same pair in n log n. An entry is stale when its
+ * part is gone or its rank is no longer the part's. */
+int tiktoken_piece(const bytemap *ranks, tiktoken_scratch *s, const uint8_t *piece, size_t n, idbuf *out,
+                   size_t *missing_at) {
+    uint32_t whole;
+    if (bytemap_get(ranks, piece, n, &whole)) return cpbuf_push(out, whole); /* a token: itself */
+    if (n == 0) return 0;
+    if (n >= NONE) return -1;
+    if (n > s->cap) {
+        if (grow((void **)&s->next, n, sizeof(uint32_t)) || grow((void **)&s->prev, n, sizeof(uint32_t)) ||
+            grow((void **)&s->rank, n, sizeof(uint64_t)))
+            return -1;
+        s->cap = n;
+    }
+    uint32_t *next = s->next, *prev = s->prev;
+    uint64_t *rank = s->rank;
+    size_t queued = 0;
+    for (size_t k = 0; k < n; k++) {
+        next[k] = k + 1 < n ? (uint32_t)(k + 1) : NONE;
+        prev[k] = k ? (uint32_t)(k - 1) : NONE;
+        rank[k] = k + 1 < n ? rank_of(ranks, piece + k, 2) : NEVER;
+        if (rank[k] != NEVER && queue_push(&s->queue, &s->queue_cap, &queued, (struct bpe_queued){(uint32_t)rank[k], (uint32_t)k, 0}))
+            return -1;
+    }
+    while (queued) {
+        struct bpe_queued top = queue_pop(s->queue, &queued);
+        uint32_t k = top.pos;
+        if (rank[k] != top.rank) continue; /* stale: the part is gone (NEVER) or its pair changed */
+        uint32_t joined = next[k], after = next[joined];
+        next[k] = after;
+        if (after != NONE) prev[after] = k;
+        rank[joined] = NEVER;
+        size_t end = after == NONE ? n : after;
+        rank[k] = after == NONE ? NEVER : rank_of(ranks, piece + k, (next[after] == NONE ? n : next[after]) - k);
+        if (rank[k] != NEVER && queue_push(&s->queue, &s->queue_cap, &queued, (struct bpe_queued){(uint32_t)rank[k], k, 0}))
+            return -1;
+        uint32_t p = prev[k];
+        if (p != NONE) {
+            rank[p] = rank_of(ranks, piece + p, end - p);
+            if (rank[p] != NEVER && queue_push(&s->queue, &s->queue_cap, &queued, (struct bpe_queued){(uint32_t)rank[p], p, 0}))
+                return -1;
+        }
+    }
+    for (uint32_t k = 0; k != NONE; k = next[k]) {
+        size_t end = next[k] == NONE ? n : next[k];
+        uint32_t id;
+        if (!bytemap_get(ranks, piece + k, end - k, &id)) { *missing_at = k; return -2; }
+        if (cpbuf_push(out, id)) return -1;
+    }
     return 0;
 }

@@ -183,6 +183,37 @@ void pretoken_cache_free(pretoken_cache *c);
 const uint32_t *pretoken_cache_get(const pretoken_cache *c, const uint32_t *key, size_t n, size_t *count);
 int pretoken_cache_put(pretoken_cache *c, const uint32_t *key, size_t n, const uint32_t *ids, size_t count);
 
+/* tiktoken's merge rule (bpe.py's TiktokenBPE): a byte string's rank is its id; a piece that is
+ * a token is that token, else its bytes merge, lowest rank of the joined pair first, leftmost on
+ * ties. `bytemap` maps byte strings to ranks. */
+typedef struct {
+    struct bytemap_entry *entries;
+    uint32_t *slots;                                  /* index + 1 into entries; 0: empty */
+    size_t len, cap, slot_cap;
+    uint8_t *arena;
+    size_t arena_len, arena_cap;
+} bytemap;
+
+void bytemap_init(bytemap *m);
+void bytemap_free(bytemap *m);
+int bytemap_put(bytemap *m, const uint8_t *key, size_t n, uint32_t rank);         /* replaces */
+int bytemap_get(const bytemap *m, const uint8_t *key, size_t n, uint32_t *rank);  /* 1: found */
+
+/* What tiktoken_piece needs, reused from piece to piece. */
+typedef struct {
+    uint32_t *next, *prev;                            /* the parts, by their first byte */
+    uint64_t *rank;                                   /* each part's rank joined with the next one */
+    struct bpe_queued *queue;
+    size_t cap, queue_cap;
+} tiktoken_scratch;
+
+void tiktoken_scratch_init(tiktoken_scratch *s);
+void tiktoken_scratch_free(tiktoken_scratch *s);
+/* The ids of one piece's bytes appended to out: 0; -1 out of memory; -2 a part that is not a
+ * token (a rank file without every single byte), its first byte in *missing_at. */
+int tiktoken_piece(const bytemap *ranks, tiktoken_scratch *s, const uint8_t *piece, size_t n, idbuf *out,
+                   size_t *missing_at);
+
 /* A tokenizer's greedy encode: the codec's options (spec 9) and the merge model. */
 typedef struct {
     bpe_model bpe;

@@ -1,6 +1,6 @@
 /* functok._native: the CPython binding of the C core (core.h). This file holds what the binding's
  * files share (binding.h) and builds the module from their tables: bind_codec.c (encode,
- * pretokens, nfc, split) and bind_tokenizer.c (GreedyEncoder). Each function takes and gives Python objects; the work runs on a copy
+ * pretokens, nfc, split) and bind_tokenizer.c (GreedyEncoder, TiktokenMerger). Each function takes and gives Python objects; the work runs on a copy
  * of the text's code points with the GIL released, so that threads run in parallel. The pure
  * path stays the reference. */
 #include "binding.h"
@@ -82,6 +82,6 @@ PyMODINIT_FUNC PyInit__native(void) {
     if (!format_error) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m && PyModule_AddFunctions(m, codec_methods)) Py_CLEAR(m);
-    if (m && PyModule_AddType(m, &GreedyEncoderType)) Py_CLEAR(m);
+    if (m && (PyModule_AddType(m, &GreedyEncoderType) || PyModule_AddType(m, &TiktokenMergerType))) Py_CLEAR(m);
     return m;
 }

@@ -172,3 +172,89 @@ int pretoken_cache_put(pretoken_cache *c, const uint32_t *key, size_t n, const u
     *slot = (uint32_t)++g->len;
     return 0;
 }
+
+/* --- bytemap ------------------------------------------------------------------------------- */
+
+struct bytemap_entry {
+    uint64_t hash;
+    size_t at, len;
+    uint32_t rank;
+};
+
+static uint64_t hash_bytes(const uint8_t *key, size_t n) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ n;
+    for (size_t k = 0; k < n; k++) h = (h ^ key[k]) * 0x100000001B3ULL;
+    return h ^ (h >> 29);
+}
+
+void bytemap_init(bytemap *m) {
+    m->entries = NULL;
+    m->slots = NULL;
+    m->len = m->cap = m->slot_cap = 0;
+    m->arena = NULL;
+    m->arena_len = m->arena_cap = 0;
+}
+
+void bytemap_free(bytemap *m) {
+    free(m->entries);
+    free(m->slots);
+    free(m->arena);
+    bytemap_init(m);
+}
+
+static uint32_t *bytemap_slot(const bytemap *m, uint64_t hash, const uint8_t *key, size_t n) {
+    size_t mask = m->slot_cap - 1;
+    for (size_t at = (size_t)hash & mask;; at = (at + 1) & mask) {
+        uint32_t *slot = &m->slots[at];
+        if (!*slot) return slot;
+        const struct bytemap_entry *e = &m->entries[*slot - 1];
+        if (e->hash == hash && e->len == n && !memcmp(m->arena + e->at, key, n)) return slot;
+    }
+}
+
+static int bytemap_grow(bytemap *m) {
+    size_t slot_cap = m->slot_cap ? m->slot_cap * 2 : 1024, cap = slot_cap / 2;
+    if (cap >= UINT32_MAX || slot_cap > SIZE_MAX / sizeof(struct bytemap_entry)) return -1;
+    uint32_t *slots = calloc(slot_cap, sizeof *slots);
+    struct bytemap_entry *entries = slots ? realloc(m->entries, cap * sizeof *entries) : NULL;
+    if (!entries) { free(slots); return -1; }
+    m->entries = entries;
+    m->cap = cap;
+    free(m->slots);
+    m->slots = slots;
+    m->slot_cap = slot_cap;
+    for (size_t k = 0; k < m->len; k++)
+        *bytemap_slot(m, entries[k].hash, m->arena + entries[k].at, entries[k].len) = (uint32_t)(k + 1);
+    return 0;
+}
+
+int bytemap_put(bytemap *m, const uint8_t *key, size_t n, uint32_t rank) {
+    if (m->len == m->cap && bytemap_grow(m)) return -1;
+    uint64_t hash = hash_bytes(key, n);
+    uint32_t *slot = bytemap_slot(m, hash, key, n);
+    if (*slot) { m->entries[*slot - 1].rank = rank; return 0; }
+    if (n > m->arena_cap - m->arena_len) {
+        size_t cap = m->arena_cap ? m->arena_cap : 4096;
+        while (cap - m->arena_len < n) {
+            if (cap > SIZE_MAX / 2) return -1;
+            cap *= 2;
+        }
+        uint8_t *arena = realloc(m->arena, cap);
+        if (!arena) return -1;
+        m->arena = arena;
+        m->arena_cap = cap;
+    }
+    if (n) memcpy(m->arena + m->arena_len, key, n);
+    m->entries[m->len] = (struct bytemap_entry){hash, m->arena_len, n, rank};
+    m->arena_len += n;
+    *slot = (uint32_t)++m->len;
+    return 0;
+}
+
+int bytemap_get(const bytemap *m, const uint8_t *key, size_t n, uint32_t *rank) {
+    if (!m->len) return 0;
+    uint32_t slot = *bytemap_slot(m, hash_bytes(key, n), key, n);
+    if (!slot) return 0;
+    *rank = m->entries[slot - 1].rank;
+    return 1;
+}
