@@ -227,8 +227,8 @@ class Tokenizer:
     def fast_path(self, allowed: bool) -> None:
         if not allowed:
             self._hf = self._native = False
-        else:  # built again on first use
-            if self._hf is False and not PURE:
+        else:  # built again on first use (tokenizers' even under FUNCTOK_PURE=1: asked for)
+            if self._hf is False:
                 self._hf = None
             if self._native is False and native_core is not None:
                 self._native = None
