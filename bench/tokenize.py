@@ -15,6 +15,8 @@ UTF-8 input:
 * functok optimal:  ``Tokenizer.encode(segmentation="optimal")`` (codec + minimum tokens);
 * HF plain:         Hugging Face ``tokenizers`` ``encode`` (one thread) with the same vocabulary
                     and the llama3 splitter, NFC, without the codec (the baseline);
+* GPT-2 greedy:     functok's greedy encode on the GPT-2 rank file (GPT-2 pre-tokens, tiktoken's
+                    merge rule, in the C core where it is built; the same ids as tiktoken);
 * GPT-2 optimal:    functok's optimal segmenter on the GPT-2 rank file (GPT-2 pre-tokens);
 * tiktoken:         tiktoken's ``encode_ordinary`` on the same rank file (the baseline).
 
@@ -31,7 +33,8 @@ or ``~/.cache/functok/gpt2.tiktoken`` (``pip download --no-deps openai-whisper``
 ``whisper/assets/gpt2.tiktoken``); without it the GPT-2 rows are skipped.
 
 Goals (issue 4): functok optimal >= 1.0x HF plain; GPT-2 optimal >= 0.5x tiktoken. Issue 22:
-functok greedy >= 1.0x tiktoken on both corpora; encode_batch 2 threads >= 1.8x 1 thread.
+functok greedy >= 1.0x tiktoken on both corpora; GPT-2 greedy >= 1.0x tiktoken; encode_batch 2
+threads >= 1.8x 1 thread.
 """
 
 from __future__ import annotations
@@ -56,7 +59,8 @@ from pathlib import Path  # noqa: E402
 from corpora import UDHR, read_files, stdlib_files  # noqa: E402
 
 CASES = ("functok-greedy", "greedy-pure", "batch-1-thread", "batch-2-threads", "functok-optimal", "hf-plain",
-         "gpt2-optimal", "tiktoken")
+         "gpt2-greedy", "gpt2-optimal", "tiktoken")
+GPT2_CASES = ("gpt2-greedy", "gpt2-optimal", "tiktoken")
 PURE_CASES = ("greedy-pure",)  # run with FUNCTOK_PURE=1
 BATCH_CASES = {"batch-1-thread": 1, "batch-2-threads": 2}  # encode_batch over every document at once
 
@@ -117,11 +121,11 @@ def _encoder(case: str, tokenizer_path: str, gpt2_path: str):
             "behavior": "Isolated", "invert": False})
         hf = HFTokenizer.from_str(json.dumps(data))
         return lambda text: hf.encode(text, add_special_tokens=False).ids
-    if case == "gpt2-optimal":
+    if case in ("gpt2-greedy", "gpt2-optimal"):
         from functok.tokenizer.external import load_tiktoken
 
         vocab = load_tiktoken(gpt2_path, pattern="gpt2")
-        return lambda text: vocab.encode(text, segmentation="optimal")
+        return lambda text: vocab.encode(text, segmentation=case.split("-")[1])
     if case == "tiktoken":
         import tiktoken
 
@@ -237,7 +241,7 @@ def main() -> int:
         results = {}
         for name in corpora:
             for case in args.cases.split(","):
-                if case in ("gpt2-optimal", "tiktoken") and gpt2 is None:
+                if case in GPT2_CASES and gpt2 is None:
                     continue
                 r = run_child(case, name, args, tokenizer_path, gpt2 or "")
                 results[name, case] = r
@@ -254,6 +258,7 @@ def main() -> int:
                                      ("functok-greedy", "tiktoken", 1.0),
                                      ("functok-greedy", "greedy-pure", None),
                                      ("batch-2-threads", "batch-1-thread", 1.8),
+                                     ("gpt2-greedy", "tiktoken", 1.0),
                                      ("gpt2-optimal", "tiktoken", 0.5)):
                 if (name, ours) in results and (name, base) in results:
                     a, b = results[name, ours], results[name, base]
