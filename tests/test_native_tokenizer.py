@@ -196,6 +196,22 @@ def test_a_character_without_a_token_falls_back_to_its_bytes(native):
     assert tokens[at + 1:at + 3] == ["<0x98>", "<0x80>"]
 
 
+@given(TEXT, st.integers(0, len(HEADERS) - 1), st.sampled_from(["greedy", "optimal"]))
+def test_offsets_and_prefer_greedy_read_the_pure_ids(pairs, text, header, segmentation):
+    """The C core's BPE of given pre-tokens (GreedyEncoder.pretoken_ids) fills the greedy cache
+    that Encoding.offsets and the optimal segmenter's prefer-greedy tie-break read."""
+    fast, pure = pairs[header]
+    options = dict(segmentation=segmentation, tie_break="prefer-greedy", disallowed_special=())
+    try:
+        expected = pure.encode(text, **options)
+    except FormatError:
+        return
+    found = fast.encode(text, **options)
+    assert found.ids == expected.ids and found.offsets == expected.offsets
+    pretokens = fast.pre_tokenizer(text)
+    assert fast._native_encoder().pretoken_ids(pretokens) == [pure.vocabulary.model.tokenize(p) for p in pretokens]
+
+
 # --- hostile input ------------------------------------------------------------------------------
 
 

@@ -142,11 +142,11 @@ def test_fast_path_ids_equal_pure_path_ids_for_every_accepted_file(case, text, s
 def took_a_fast_path(tok: Tokenizer, surrogates: bool, segmentation: str = "greedy") -> bool:
     """Whether greedy ids came from compiled code: the C core's encoder where it is built (any
     file, surrogate tokens too), else ``tokenizers`` (which a surrogate token, which Rust strings
-    cannot hold, keeps to the pure path). Optimal segmentation's greedy ids come from ``tokenizers``.
+    cannot hold, keeps to the pure path).
     Under FUNCTOK_PURE=1 neither: the pure-Python BPE."""
     if PURE:
         return tok._native is False and tok._hf is False
-    if native_core is not None and segmentation == "greedy":
+    if native_core is not None:  # the prefer-greedy tie-break's greedy ids too
         return isinstance(tok._native, native_core.GreedyEncoder) and tok._hf is None
     return (tok._hf is False) if surrogates else isinstance(tok._hf, tokenizers.Tokenizer)
 

@@ -154,6 +154,58 @@ static PyObject *encoder_encode(GreedyEncoder *self, PyObject *text) {
     return result;
 }
 
+/* The greedy ids of each pre-token given (spec 14.5, no codec): a list of lists. */
+static PyObject *encoder_pretoken_ids(GreedyEncoder *self, PyObject *pretokens) {
+    if (!self->lock) { PyErr_SetString(PyExc_RuntimeError, "GreedyEncoder is not made"); return NULL; }
+    PyObject *seq = PySequence_Fast(pretokens, "expected a list of str");
+    if (!seq) return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    cpbuf words;   /* every pre-token's code points, one after the other */
+    offsets ends;  /* where each ends in words, then where its ids end in ids */
+    idbuf ids;
+    cpbuf_init(&words);
+    offsets_init(&ends);
+    cpbuf_init(&ids);
+    PyObject *result = NULL;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *word = PySequence_Fast_GET_ITEM(seq, k);
+        if (!PyUnicode_Check(word)) { PyErr_SetString(PyExc_TypeError, "expected a list of str"); goto done; }
+        Py_ssize_t n;
+        uint32_t *cps = code_points(word, &n);
+        if (!cps) goto done;
+        int failed = cpbuf_extend(&words, cps, (size_t)n) || offsets_push(&ends, words.len);
+        PyMem_RawFree(cps);
+        if (failed) { PyErr_NoMemory(); goto done; }
+    }
+    greedy_workspace *w = take_workspace(self);
+    if (!w) { PyErr_NoMemory(); goto done; }
+    int failed = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (size_t k = 0, start = 0; !failed && k < ends.len; k++) {
+        size_t end = ends.data[k];
+        failed = bpe_word(&self->tokenizer.bpe, &w->scratch, words.data + start, end - start, &ids);
+        ends.data[k] = ids.len;
+        start = end;
+    }
+    Py_END_ALLOW_THREADS
+    give_back(self, w);
+    if (failed) { PyErr_NoMemory(); goto done; }
+    result = PyList_New(count);
+    for (size_t k = 0, start = 0; result && k < ends.len; k++) {
+        idbuf one = {ids.data + start, ends.data[k] - start, 0};
+        PyObject *list = as_list(&one);
+        if (!list) { Py_CLEAR(result); break; }
+        PyList_SET_ITEM(result, (Py_ssize_t)k, list);
+        start = ends.data[k];
+    }
+done:
+    Py_DECREF(seq);
+    cpbuf_free(&words);
+    offsets_free(&ends);
+    cpbuf_free(&ids);
+    return result;
+}
+
 static PyObject *encoder_clear_caches(GreedyEncoder *self, PyObject *Py_UNUSED(unused)) {
     if (self->lock) {
         PyThread_acquire_lock(self->lock, WAIT_LOCK);
@@ -166,6 +218,8 @@ static PyObject *encoder_clear_caches(GreedyEncoder *self, PyObject *Py_UNUSED(u
 static PyMethodDef encoder_methods[] = {
     {"encode", (PyCFunction)encoder_encode, METH_O,
      "encode(text) -> list[int]: the greedy ids of one stretch of text between special tokens."},
+    {"pretoken_ids", (PyCFunction)encoder_pretoken_ids, METH_O,
+     "pretoken_ids(pretokens: list[str]) -> list[list[int]]: the greedy ids of each pre-token."},
     {"clear_caches", (PyCFunction)encoder_clear_caches, METH_NOARGS, "Forget every cached pre-token."},
     {NULL, NULL, 0, NULL},
 };

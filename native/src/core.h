@@ -105,6 +105,7 @@ typedef struct {
 
 void offsets_init(offsets *o);
 void offsets_free(offsets *o);
+int offsets_push(offsets *o, size_t at);
 
 /* The stream of normalized text appended to out, and where each pre-token of the fuse mode
  * ends in it appended to ends: 9.1 (none), 9.2 (all), 9.4 (frequent). */

@@ -311,15 +311,22 @@ class Tokenizer:
         if native is not None:
             return native.encode(text)  # 2. and 3. in the C core
         pretokens = self.pre_tokenizer(text)  # 2. codec pre-tokens
-        needs_greedy = options["segmentation"] == "greedy" or options["tie_break"] == "prefer-greedy"
-        if needs_greedy and self._hf is not False and len(pretokens) >= _HF_BATCH_MIN:
-            self._fill_greedy_cache(pretokens)
+        if options["segmentation"] == "greedy" or options["tie_break"] == "prefer-greedy":
+            self.fill_greedy_cache(pretokens)
         return self.vocabulary.encode_pretokens(pretokens, **options)  # 3. segmentation
 
-    def _fill_greedy_cache(self, pretokens: list[str]) -> None:
-        """The fast path: ``tokenizers`` computes the greedy ids of many unseen pre-tokens at
-        once. (It gives the same ids as the pure-Python BPE; tests prove it.)"""
+    def fill_greedy_cache(self, pretokens: list[str]) -> None:
+        """Put the greedy ids of the pre-tokens not cached yet into the vocabulary's cache from a
+        compiled path, where there is one (:attr:`fast_path`): the C core's BPE, or
+        ``tokenizers`` for 64 misses or more. The same ids as the pure-Python BPE (tests prove
+        it); the optimal segmenter's ``prefer-greedy`` and :attr:`Encoding.offsets` read them."""
+        if self._native is False and (self._hf is False or len(pretokens) < _HF_BATCH_MIN):
+            return
         misses = self.vocabulary.greedy_misses(pretokens)
+        native = self._native_encoder()
+        if native is not None and misses:
+            self.vocabulary.remember_greedy(misses, native.pretoken_ids(misses))
+            return
         if len(misses) < _HF_BATCH_MIN:
             return
         hf = self._hf_tokenizer()
