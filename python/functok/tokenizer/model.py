@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -303,6 +302,8 @@ class Tokenizer:
             raise ValueError(f"num_threads must be at least 1, got {num_threads}")
         if num_threads == 1 or len(texts) < 2 or self._native is False:
             return [self.encode(t, **options) for t in texts]
+        from concurrent.futures import ThreadPoolExecutor  # here: `import functok` stays as quick
+
         with ThreadPoolExecutor(min(num_threads, len(texts))) as pool:
             return list(pool.map(lambda t: self.encode(t, **options), texts))
 
