@@ -17,7 +17,11 @@ typedef struct {
     PyThread_type_lock lock; /* guards the pool */
     greedy_workspace *pool[POOL_KEEP];
     size_t pooled;
+    PyObject **id_objects; /* the int of each id below id_limit, made on first use (with the GIL) */
+    size_t id_limit;
 } GreedyEncoder;
+
+enum { ID_TABLE_MAX = 1 << 22 }; /* ids above this (sparse ids, 14.3) are made each time */
 
 /* A Python int as a uint32_t, or -1 with an exception set. */
 static int as_u32(PyObject *value, uint32_t *out) {
@@ -66,6 +70,24 @@ static int load_model(bpe_model *m, PyObject *chars, PyObject *merges, PyObject 
     return 0;
 }
 
+/* Room for the int of every id the model can give, when the largest is below ID_TABLE_MAX: a list
+ * of ids then costs a reference each, not a new int each (a quarter of an encode's time). */
+static int make_id_table(GreedyEncoder *self) {
+    const bpe_model *m = &self->tokenizer.bpe;
+    uint32_t top = 0;
+    for (size_t k = 0; k < m->chars.cap; k++)
+        if (m->chars.slots[k].rank != UINT32_MAX && m->chars.slots[k].value > top) top = m->chars.slots[k].value;
+    for (size_t k = 0; k < m->merges.cap; k++)
+        if (m->merges.slots[k].rank != UINT32_MAX && m->merges.slots[k].value > top) top = m->merges.slots[k].value;
+    for (int b = 0; b < 256; b++)
+        if (m->has_byte[b] && m->bytes[b] > top) top = m->bytes[b];
+    if (top >= ID_TABLE_MAX) return 0;
+    self->id_objects = PyMem_Calloc((size_t)top + 1, sizeof(PyObject *));
+    if (!self->id_objects) { PyErr_NoMemory(); return -1; }
+    self->id_limit = (size_t)top + 1;
+    return 0;
+}
+
 static int encoder_init(GreedyEncoder *self, PyObject *args, PyObject *kwargs) {
     static char *names[] = {"chars", "merges", "byte_ids", "max_digits", "cfg", "normalize", "fuse", "cache_limit", NULL};
     PyObject *chars, *merges, *byte_ids;
@@ -88,7 +110,8 @@ static int encoder_init(GreedyEncoder *self, PyObject *args, PyObject *kwargs) {
     self->cache_limit = (size_t)cache_limit;
     self->lock = PyThread_allocate_lock();
     if (!self->lock) { PyErr_NoMemory(); return -1; }
-    return load_model(&self->tokenizer.bpe, chars, merges, byte_ids);
+    if (load_model(&self->tokenizer.bpe, chars, merges, byte_ids)) return -1;
+    return make_id_table(self);
 }
 
 static void clear_pool(GreedyEncoder *self) {
@@ -103,6 +126,8 @@ static void encoder_dealloc(GreedyEncoder *self) {
     clear_pool(self);
     bpe_model_free(&self->tokenizer.bpe);
     if (self->lock) PyThread_free_lock(self->lock);
+    for (size_t k = 0; k < self->id_limit; k++) Py_XDECREF(self->id_objects[k]);
+    PyMem_Free(self->id_objects);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -134,6 +159,24 @@ static PyObject *as_list(const idbuf *ids) {
     return list;
 }
 
+/* A list of the ids ids[0:n], its ints from the encoder's table where it has one. */
+static PyObject *ids_list(GreedyEncoder *self, const uint32_t *ids, size_t n) {
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    for (size_t k = 0; list && k < n; k++) {
+        PyObject *id;
+        if (ids[k] < self->id_limit) {
+            id = self->id_objects[ids[k]];
+            if (!id && !(id = self->id_objects[ids[k]] = PyLong_FromUnsignedLong(ids[k]))) { Py_CLEAR(list); break; }
+            Py_INCREF(id);
+        } else if (!(id = PyLong_FromUnsignedLong(ids[k]))) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)k, id);
+    }
+    return list;
+}
+
 static PyObject *encoder_encode(GreedyEncoder *self, PyObject *text) {
     if (!self->lock) { PyErr_SetString(PyExc_RuntimeError, "GreedyEncoder is not made"); return NULL; }
     if (!PyUnicode_Check(text)) return PyErr_Format(PyExc_TypeError, "expected str, not %.100s", Py_TYPE(text)->tp_name);
@@ -149,7 +192,7 @@ static PyObject *encoder_encode(GreedyEncoder *self, PyObject *text) {
     Py_END_ALLOW_THREADS
     give_back(self, w);
     release(&p);
-    PyObject *result = failed ? PyErr_NoMemory() : as_list(&ids);
+    PyObject *result = failed ? PyErr_NoMemory() : ids_list(self, ids.data, ids.len);
     cpbuf_free(&ids);
     return result;
 }
@@ -192,8 +235,7 @@ static PyObject *encoder_pretoken_ids(GreedyEncoder *self, PyObject *pretokens) 
     if (failed) { PyErr_NoMemory(); goto done; }
     result = PyList_New(count);
     for (size_t k = 0, start = 0; result && k < ends.len; k++) {
-        idbuf one = {ids.data + start, ends.data[k] - start, 0};
-        PyObject *list = as_list(&one);
+        PyObject *list = ids_list(self, ids.data + start, ends.data[k] - start);
         if (!list) { Py_CLEAR(result); break; }
         PyList_SET_ITEM(result, (Py_ssize_t)k, list);
         start = ends.data[k];
