@@ -335,6 +335,12 @@ class Tokenizer:
             return
         self.vocabulary.remember_greedy(misses, [e.ids for e in hf.encode_batch(misses, add_special_tokens=False)])
 
+    def clear_caches(self) -> None:
+        """Forget every cached segmentation, the C core's too (benchmarks meet input cold)."""
+        self.vocabulary.clear_caches()
+        if self._native:
+            self._native.clear_caches()
+
     def _native_encoder(self):
         if self._native is None:
             self._native = native_greedy_encoder(self.vocabulary.model, self.pre_tokenizer) or False
