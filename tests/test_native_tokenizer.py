@@ -281,6 +281,8 @@ def test_fast_path_false_is_the_pure_python_bpe(trained):
     assert type(fast._native).__name__ == "GreedyEncoder" and pure._native is False
     pure.fast_path = True
     assert pure.encode("def x").ids == fast.encode("def x").ids and pure._native
+    fast.clear_caches()  # the C core's cache too: the same ids, computed again
+    assert fast.encode("def x").ids == pure.encode("def x").ids
 
 
 # --- tiktoken's rule ------------------------------------------------------------------------------
