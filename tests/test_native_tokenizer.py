@@ -244,6 +244,9 @@ def test_encode_batch_gives_encode(trained, num_threads):
     assert [e.ids for e in batch] == [pure.encode(t, disallowed_special=()).ids for t in texts]
     assert [e.ids for e in pure.encode_batch(texts, num_threads=num_threads, disallowed_special=())] == \
         [e.ids for e in batch]
+    optimal = dict(segmentation="optimal", tie_break="prefer-greedy", disallowed_special=())  # one thread
+    assert [e.ids for e in fast.encode_batch(texts[:5], num_threads=num_threads, **optimal)] == \
+        [pure.encode(t, **optimal).ids for t in texts[:5]]
 
 
 def test_encode_batch_raises_the_first_error_in_order(trained):

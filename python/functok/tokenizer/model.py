@@ -293,14 +293,16 @@ class Tokenizer:
 
     def encode_batch(self, texts: Iterable[str], *, num_threads: int | None = None, **options) -> list[Encoding]:
         """``[self.encode(t, **options) for t in texts]``, on ``num_threads`` threads (default:
-        the CPUs, at most 8) where the C core encodes: it releases the GIL, so threads run in
-        parallel, as tiktoken's ``encode_batch`` does. Elsewhere, one thread."""
+        the CPUs, at most 8) where the C core encodes (greedy segmentation): it releases the GIL,
+        so threads run in parallel, as tiktoken's ``encode_batch`` does, each on a cache of its
+        own. Elsewhere one thread: the pure path's caches are shared Python dicts."""
         texts = list(texts)
         if num_threads is None:
             num_threads = min(8, os.cpu_count() or 1)
         if num_threads < 1:
             raise ValueError(f"num_threads must be at least 1, got {num_threads}")
-        if num_threads == 1 or len(texts) < 2 or self._native is False:
+        greedy = options.get("segmentation", "greedy") == "greedy"
+        if num_threads == 1 or len(texts) < 2 or not greedy or self._native_encoder() is None:
             return [self.encode(t, **options) for t in texts]
         from concurrent.futures import ThreadPoolExecutor  # here: `import functok` stays as quick
 
