@@ -64,6 +64,14 @@ extern const uint32_t *UCD_MARKS;                     /* the 13 marks, in opcode
 
 /* --- Spec 4: NFC (normalize.c) ----------------------------------------------------------- */
 
+/* Stable (4.4): canonical combining class 0 and NFC_Quick_Check Yes. NFC never changes a stable
+ * code point, nor combines it with what comes before it, so a text cut before one normalizes
+ * as its two halves do. */
+static inline int nfc_stable(uint32_t cp) {
+    if (cp < 0x10000) return !(ucd_special_bmp[cp] & SPECIAL_UNSTABLE);
+    return ucd_ccc_astral(cp) == 0 && ucd_quick_check_astral(cp) == 0;
+}
+
 /* NFC of in[0:n] appended to out; 1 (out untouched) when in is stable throughout, so NFC
  * already, which most text is; -1 when memory runs out. */
 int nfc(const uint32_t *in, size_t n, cpbuf *out);
@@ -92,6 +100,26 @@ int encode_piece_with(const uint32_t *p, size_t n, int cfg, cpbuf *out, cpbuf *g
 int piece_changes(const uint32_t *p, size_t n, int cfg);
 /* The stream of already normalized text, piece by piece, appended to out. */
 int encode_text(const uint32_t *text, size_t n, int max_digits, int cfg, cpbuf *out);
+
+/* --- Spec 6 over a text held as code units, window by window (stream.c) ------------------- */
+
+/* A text as a binding holds it: n code units of `width` bytes (1, 2 or 4: a CPython str's kinds,
+ * each unit one code point). */
+typedef struct {
+    const void *data;
+    size_t n;
+    int width;
+} units;
+
+/* Where the stream goes, chunk by chunk: 0 to go on, -1 to stop (out of memory). */
+typedef int (*stream_sink)(void *context, const uint32_t *chunk, size_t n);
+
+/* The index of the first surrogate code point (U+D800..U+DFFF) of text, or text.n if none. */
+size_t first_surrogate(units text);
+/* The stream of text (normalized first when normalize is set: 4.2), given to sink in chunks.
+ * Only a window of the text is held as code points at a time, so memory beyond the sink's is
+ * bounded by the longest piece (or NFC span), not by the text. */
+int encode_units(units text, int normalize, int max_digits, int cfg, stream_sink sink, void *context);
 
 /* --- Spec 9: pre-tokens (pretokens.c) ---------------------------------------------------- */
 

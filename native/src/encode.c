@@ -111,7 +111,7 @@ int analyse_piece(const uint32_t *p, size_t n, int cfg, cpbuf *group, cpbuf *slo
     uint32_t caps[MAX_ARG + 1];
     for (size_t s = 0; s < last; s++) {
         uint32_t c = slots->data[s];
-        const int32_t *d = do_marks ? ucd_mark_decomposition(c) : NULL;
+        const int32_t *d = do_marks && (c >= 0x10000 || ucd_special_bmp[c] & SPECIAL_MARKS) ? ucd_mark_decomposition(c) : NULL;
         if (d) {
             for (int32_t m = 0; m < d[2]; m++)
                 if (cpbuf_push(group, FIRST_MARK + (uint32_t)d[3 + m]) || cpbuf_push(group, ARG + (uint32_t)s))

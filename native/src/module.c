@@ -3,6 +3,9 @@
  * pretokens, nfc, split). Each function takes and gives Python objects; the work runs on a copy
  * of the text's code points with the GIL released, so that threads run in parallel. The pure
  * path stays the reference. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "binding.h"
 
 PyObject *format_error; /* functok.errors.FormatError */
@@ -26,22 +29,39 @@ uint32_t *code_points(PyObject *text, Py_ssize_t *n) {
     return cps;
 }
 
+/* FormatError("lone-surrogate", offset) for the surrogate cp at offset in the text as given. */
+static void raise_surrogate(uint32_t cp, Py_ssize_t offset) {
+    char text[64];
+    snprintf(text, sizeof text, "U+%04X is a surrogate, not a Unicode scalar value", (unsigned)cp);
+    PyObject *message = PyUnicode_FromString(text);
+    if (message) {
+        PyObject *error = PyObject_CallFunction(format_error, "snO", "lone-surrogate", offset, message);
+        if (error) { PyErr_SetObject(format_error, error); Py_DECREF(error); }
+        Py_DECREF(message);
+    }
+}
+
 /* Spec 4.3: a lone surrogate is refused, named by its offset in the text as given. */
 int refuse_surrogates(const uint32_t *cps, Py_ssize_t n) {
     for (Py_ssize_t i = 0; i < n; i++) {
         if (cps[i] >= 0xD800 && cps[i] <= 0xDFFF) {
-            char text[64];
-            snprintf(text, sizeof text, "U+%04X is a surrogate, not a Unicode scalar value", (unsigned)cps[i]);
-            PyObject *message = PyUnicode_FromString(text);
-            if (message) {
-                PyObject *error = PyObject_CallFunction(format_error, "snO", "lone-surrogate", i, message);
-                if (error) { PyErr_SetObject(format_error, error); Py_DECREF(error); }
-                Py_DECREF(message);
-            }
+            raise_surrogate(cps[i], i);
             return -1;
         }
     }
     return 0;
+}
+
+units str_units(PyObject *text) {
+    units u = {PyUnicode_DATA(text), (size_t)PyUnicode_GET_LENGTH(text), PyUnicode_KIND(text)};
+    return u; /* PyUnicode_1BYTE_KIND is 1, 2BYTE 2, 4BYTE 4: the width in bytes */
+}
+
+int refuse_surrogate_units(units text) {
+    size_t at = first_surrogate(text);
+    if (at == text.n) return 0;
+    raise_surrogate(PyUnicode_READ(text.width, text.data, at), (Py_ssize_t)at);
+    return -1;
 }
 
 PyObject *as_str(const cpbuf *b) {
@@ -68,6 +88,80 @@ void release(prepared *p) {
     PyMem_RawFree(p->given);
     cpbuf_free(&p->normal);
 }
+
+/* The str that encode writes: made before the GIL is released, in the width the stream will
+ * most likely need, and written in place (nothing else holds it yet). Only when a chunk does
+ * not fit does the sink take the GIL back, to make the str longer or wider. */
+static int output_width(uint32_t max) { return max < 0x100 ? 1 : max < 0x10000 ? 2 : 4; }
+
+int output_open(output *o, size_t capacity, int width) {
+    o->thread = NULL;
+    o->len = 0;
+    o->max = 0;
+    o->cap = capacity;
+    o->str = PyUnicode_New((Py_ssize_t)capacity, width == 1 ? 0xFF : width == 2 ? 0xFFFF : 0x10FFFF);
+    return o->str ? 0 : -1;
+}
+
+/* A new str of capacity code points and width, holding what o holds; with the GIL held. */
+static int output_move(output *o, size_t capacity, int width) {
+    if (width == PyUnicode_KIND(o->str)) return PyUnicode_Resize(&o->str, (Py_ssize_t)capacity);
+    PyObject *wider = PyUnicode_New((Py_ssize_t)capacity, width == 2 ? 0xFFFF : 0x10FFFF);
+    if (!wider) return -1;
+    for (size_t i = 0; i < o->len; i++) /* only ever wider: the copy cannot lose a code point */
+        PyUnicode_WRITE(width, PyUnicode_DATA(wider), i, PyUnicode_READ_CHAR(o->str, (Py_ssize_t)i));
+    Py_SETREF(o->str, wider);
+    return 0;
+}
+
+int output_sink(void *context, const uint32_t *chunk, size_t n) {
+    output *o = context;
+    uint32_t max = o->max;
+    for (size_t i = 0; i < n; i++) max = chunk[i] > max ? chunk[i] : max;
+    int kind = PyUnicode_KIND(o->str), width = output_width(max);
+    if (width > kind || n > o->cap - o->len) {
+        size_t capacity = n > o->cap - o->len ? o->len + n + (o->len + n) / 2 : o->cap;
+        if (capacity > SIZE_MAX / 8) return -1; /* a str of it could not be made */
+        PyEval_RestoreThread(o->thread); /* the GIL, to make a str */
+        int failed = output_move(o, capacity, width > kind ? width : kind);
+        if (failed) PyErr_Clear(); /* the caller raises MemoryError */
+        o->thread = PyEval_SaveThread();
+        if (failed) return -1;
+        o->cap = capacity;
+        kind = PyUnicode_KIND(o->str);
+    }
+    void *data = PyUnicode_DATA(o->str);
+    if (kind == PyUnicode_1BYTE_KIND) {
+        Py_UCS1 *out = (Py_UCS1 *)data + o->len;
+        for (size_t i = 0; i < n; i++) out[i] = (Py_UCS1)chunk[i];
+    } else if (kind == PyUnicode_2BYTE_KIND) {
+        Py_UCS2 *out = (Py_UCS2 *)data + o->len;
+        for (size_t i = 0; i < n; i++) out[i] = (Py_UCS2)chunk[i];
+    } else {
+        memcpy((Py_UCS4 *)data + o->len, chunk, n * sizeof *chunk);
+    }
+    o->len += n;
+    o->max = max;
+    return 0;
+}
+
+PyObject *output_close(output *o) {
+    PyObject *s = o->str;
+    o->str = NULL;
+    if (output_width(o->max) < PyUnicode_KIND(s) || (o->max < 0x80 && !PyUnicode_IS_ASCII(s))) {
+        /* narrower than made (or ASCII): the str in its canonical kind */
+        PyObject *narrow = PyUnicode_FromKindAndData(PyUnicode_KIND(s), PyUnicode_DATA(s), (Py_ssize_t)o->len);
+        Py_DECREF(s);
+        return narrow;
+    }
+    if (o->len < o->cap && PyUnicode_Resize(&s, (Py_ssize_t)o->len)) {
+        Py_XDECREF(s);
+        return NULL;
+    }
+    return s;
+}
+
+void output_discard(output *o) { Py_CLEAR(o->str); }
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "functok._native",
                                     "The C core of functok (native/): the codec, identical to the pure path.",
