@@ -27,7 +27,7 @@ int refuse_surrogate_units(units text);
 typedef struct {
     PyObject *str;
     size_t len, cap;
-    uint32_t max;
+    uint32_t max; /* the or of the code points written: as wide as the widest */
     PyThreadState *thread;
 } output;
 

@@ -67,6 +67,7 @@ extern const uint32_t *UCD_MARKS;                     /* the 13 marks, in opcode
 /* Stable (4.4): canonical combining class 0 and NFC_Quick_Check Yes. NFC never changes a stable
  * code point, nor combines it with what comes before it, so a text cut before one normalizes
  * as its two halves do. */
+enum { FIRST_UNSTABLE = 0x300 }; /* every code point below it is stable */
 static inline int nfc_stable(uint32_t cp) {
     if (cp < 0x10000) return !(ucd_special_bmp[cp] & SPECIAL_UNSTABLE);
     return ucd_ccc_astral(cp) == 0 && ucd_quick_check_astral(cp) == 0;

@@ -159,14 +159,22 @@ static int has_repeat(const uint32_t *p, size_t n) {
 
 int piece_changes(const uint32_t *p, size_t n, int cfg) {
     int mask = SPECIAL_ESCAPE | (cfg & CFG_CASE ? SPECIAL_CASE : 0) | (cfg & CFG_MARKS ? SPECIAL_MARKS : 0);
-    for (size_t k = 0; k < n; k++) {
-        uint32_t c = p[k];
-        if (c < 0x10000) {
-            if (ucd_special_bmp[c] & mask) return 1;
-        } else if (((cfg & CFG_CASE) && ucd_lower(c) >= 0) || ((cfg & CFG_MARKS) && ucd_mark_decomposition(c))) {
-            return 1;
+    uint32_t all = 0; /* the code points or'ed: above U+FFFF when one is */
+    int special = 0;
+    for (size_t k = 0; k < n; k++) { /* no branch: pieces are short, and most do not change */
+        all |= p[k];
+        special |= ucd_special_bmp[p[k] & 0xFFFF]; /* for an astral one, a guess checked below */
+    }
+    if (all > 0xFFFF) {
+        special = 0;
+        for (size_t k = 0; k < n; k++) {
+            uint32_t c = p[k];
+            if (c < 0x10000) special |= ucd_special_bmp[c];
+            else if (((cfg & CFG_CASE) && ucd_lower(c) >= 0) || ((cfg & CFG_MARKS) && ucd_mark_decomposition(c)))
+                return 1;
         }
     }
+    if (special & mask) return 1;
     return (cfg & CFG_REPEAT) && !(cfg & CFG_FOLD_NONE) && n >= 3 && has_repeat(p, n);
 }
 

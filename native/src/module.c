@@ -114,41 +114,50 @@ static int output_move(output *o, size_t capacity, int width) {
     return 0;
 }
 
+/* chunk written at o's end in o's width; the bits of all its code points or'ed, or'ed into acc
+ * (the widest code point's width is the or's: the widths are powers of two). */
+static uint32_t output_write(output *o, const uint32_t *chunk, size_t n) {
+    uint32_t acc = 0;
+    void *data = PyUnicode_DATA(o->str);
+    switch (PyUnicode_KIND(o->str)) {
+    case PyUnicode_1BYTE_KIND:
+        for (size_t i = 0; i < n; i++) ((Py_UCS1 *)data)[o->len + i] = (Py_UCS1)chunk[i], acc |= chunk[i];
+        break;
+    case PyUnicode_2BYTE_KIND:
+        for (size_t i = 0; i < n; i++) ((Py_UCS2 *)data)[o->len + i] = (Py_UCS2)chunk[i], acc |= chunk[i];
+        break;
+    default:
+        for (size_t i = 0; i < n; i++) ((Py_UCS4 *)data)[o->len + i] = chunk[i], acc |= chunk[i];
+    }
+    return acc;
+}
+
 int output_sink(void *context, const uint32_t *chunk, size_t n) {
     output *o = context;
-    uint32_t max = o->max;
-    for (size_t i = 0; i < n; i++) max = chunk[i] > max ? chunk[i] : max;
-    int kind = PyUnicode_KIND(o->str), width = output_width(max);
-    if (width > kind || n > o->cap - o->len) {
+    uint32_t acc = n <= o->cap - o->len ? output_write(o, chunk, n) : 0x110000;
+    int kind = PyUnicode_KIND(o->str);
+    if (output_width(acc) > kind || n > o->cap - o->len) { /* it did not fit: a longer or wider str */
+        uint32_t max = 0;
+        for (size_t i = 0; i < n; i++) max = chunk[i] > max ? chunk[i] : max;
         size_t capacity = n > o->cap - o->len ? o->len + n + (o->len + n) / 2 : o->cap;
         if (capacity > SIZE_MAX / 8) return -1; /* a str of it could not be made */
-        PyEval_RestoreThread(o->thread); /* the GIL, to make a str */
-        int failed = output_move(o, capacity, width > kind ? width : kind);
+        PyEval_RestoreThread(o->thread);        /* the GIL, to make a str */
+        int width = output_width(max), failed = output_move(o, capacity, width > kind ? width : kind);
         if (failed) PyErr_Clear(); /* the caller raises MemoryError */
         o->thread = PyEval_SaveThread();
         if (failed) return -1;
         o->cap = capacity;
-        kind = PyUnicode_KIND(o->str);
-    }
-    void *data = PyUnicode_DATA(o->str);
-    if (kind == PyUnicode_1BYTE_KIND) {
-        Py_UCS1 *out = (Py_UCS1 *)data + o->len;
-        for (size_t i = 0; i < n; i++) out[i] = (Py_UCS1)chunk[i];
-    } else if (kind == PyUnicode_2BYTE_KIND) {
-        Py_UCS2 *out = (Py_UCS2 *)data + o->len;
-        for (size_t i = 0; i < n; i++) out[i] = (Py_UCS2)chunk[i];
-    } else {
-        memcpy((Py_UCS4 *)data + o->len, chunk, n * sizeof *chunk);
+        acc = output_write(o, chunk, n);
     }
     o->len += n;
-    o->max = max;
+    o->max |= acc;
     return 0;
 }
 
 PyObject *output_close(output *o) {
     PyObject *s = o->str;
     o->str = NULL;
-    if (output_width(o->max) < PyUnicode_KIND(s) || (o->max < 0x80 && !PyUnicode_IS_ASCII(s))) {
+    if (output_width(o->max) < PyUnicode_KIND(s) || (o->max < 0x80 && !PyUnicode_IS_ASCII(s))) { /* max: an or */
         /* narrower than made (or ASCII): the str in its canonical kind */
         PyObject *narrow = PyUnicode_FromKindAndData(PyUnicode_KIND(s), PyUnicode_DATA(s), (Py_ssize_t)o->len);
         Py_DECREF(s);

@@ -39,21 +39,23 @@ size_t first_surrogate(units t) {
     return t.n; /* a 1-byte unit is below U+0100 */
 }
 
-/* text[from:to] appended to b as code points. */
-static int widen(units t, size_t from, size_t to, cpbuf *b) {
+/* text[from:to] appended to b as code points; *max is set to the largest of them. */
+static int widen(units t, size_t from, size_t to, cpbuf *b, uint32_t *max) {
     size_t n = to - from;
     if (cpbuf_reserve(b, n)) return -1;
-    uint32_t *out = b->data + b->len;
+    uint32_t *out = b->data + b->len, m = 0;
     if (t.width == 1) {
         const uint8_t *d = (const uint8_t *)t.data + from;
-        for (size_t i = 0; i < n; i++) out[i] = d[i];
+        for (size_t i = 0; i < n; i++) out[i] = d[i], m = d[i] > m ? d[i] : m;
     } else if (t.width == 2) {
         const uint16_t *d = (const uint16_t *)t.data + from;
-        for (size_t i = 0; i < n; i++) out[i] = d[i];
+        for (size_t i = 0; i < n; i++) out[i] = d[i], m = d[i] > m ? d[i] : m;
     } else {
-        memcpy(out, (const uint32_t *)t.data + from, n * sizeof *out);
+        const uint32_t *d = (const uint32_t *)t.data + from;
+        for (size_t i = 0; i < n; i++) out[i] = d[i], m = d[i] > m ? d[i] : m;
     }
     b->len += n;
+    *max = m;
     return 0;
 }
 
@@ -68,10 +70,11 @@ static int refill(source *s, size_t want) {
     size_t n = s->text.n, end = n - s->read > want ? s->read + want : n;
     if (s->normalize)
         while (end < n && !nfc_stable(unit_at(s->text, end))) end++;
-    if (widen(s->text, s->read, end, &s->window)) return -1;
+    uint32_t max;
+    if (widen(s->text, s->read, end, &s->window, &max)) return -1;
     size_t from = keep;
     s->read = end;
-    if (!s->normalize) return 0;
+    if (!s->normalize || max < FIRST_UNSTABLE) return 0;
     s->changed.len = 0;
     int stable = nfc(s->window.data + from, s->window.len - from, &s->changed);
     if (stable < 0) return -1;
@@ -88,8 +91,8 @@ static int decided(const source *s, size_t end) {
     const cpbuf *w = &s->window;
     if (s->read == s->text.n) return 1;
     if (end + 2 > w->len) return 0;
-    if (ucd_class(w->data[s->at]) != CLASS_W) return 1;
-    size_t e = s->at;
+    if (ucd_class(w->data[s->at]) != CLASS_W || ucd_class(w->data[s->at + 1]) != CLASS_W) return 1;
+    size_t e = end; /* two whitespace code points start a piece of whitespace only: the run goes on from its end */
     while (e < w->len && ucd_class(w->data[e]) == CLASS_W) e++;
     return e < w->len;
 }
@@ -102,7 +105,7 @@ int encode_units(units text, int normalize, int max_digits, int cfg, stream_sink
     cpbuf_init(&out);
     cpbuf_init(&group);
     cpbuf_init(&slots);
-    int failed = 0;
+    int failed = cpbuf_reserve(&out, 2 * WINDOW);
     while (!failed) {
         if (s.at == s.window.len) {
             if (s.read == text.n) break;
@@ -116,8 +119,14 @@ int encode_units(units text, int normalize, int max_digits, int cfg, stream_sink
             failed = refill(&s, left > WINDOW ? left : WINDOW);
             continue;
         }
-        failed = piece_changes(p, n, cfg) ? encode_piece_with(p, n, cfg, &out, &group, &slots)
-                                          : cpbuf_extend(&out, p, n);
+        if (piece_changes(p, n, cfg)) {
+            failed = encode_piece_with(p, n, cfg, &out, &group, &slots);
+        } else if (n <= out.cap - out.len) { /* most pieces: a few code points, as they are */
+            for (size_t k = 0; k < n; k++) out.data[out.len + k] = p[k];
+            out.len += n;
+        } else {
+            failed = cpbuf_extend(&out, p, n);
+        }
         s.at = end;
         if (!failed && out.len >= WINDOW) {
             failed = sink(context, out.data, out.len);
