@@ -105,7 +105,7 @@ int encode_units(units text, int normalize, int max_digits, int cfg, stream_sink
     cpbuf_init(&out);
     cpbuf_init(&group);
     cpbuf_init(&slots);
-    int failed = cpbuf_reserve(&out, 2 * WINDOW);
+    int failed = cpbuf_reserve(&out, text.n < WINDOW ? text.n + 64 : 2 * WINDOW); /* a short text: no big buffer */
     while (!failed) {
         if (s.at == s.window.len) {
             if (s.read == text.n) break;
