@@ -52,5 +52,6 @@ void release(prepared *p);
 
 /* The function tables of the bind_*.c files, which module.c adds to the module. */
 extern PyMethodDef codec_methods[];
+extern PyMethodDef count_methods[]; /* bind_count.c */
 
 #endif

@@ -139,4 +139,34 @@ void offsets_free(offsets *o);
  * ends in it appended to ends: 9.1 (none), 9.2 (all), 9.4 (frequent). */
 int pretokens(const uint32_t *text, size_t n, int max_digits, int cfg, int fuse, cpbuf *out, offsets *ends);
 
+/* --- Training's pre-token counts (count.c) ------------------------------------------------ */
+
+/* A key's code points are keys.data[start:start + len]; a chain's key also has its segments'
+ * ends (all but the last, relative to its start) at cuts.data[cuts_at:cuts_at + ncuts]. */
+typedef struct {
+    size_t start, len, cuts_at, ncuts;
+    uint64_t hash, count;
+} count_entry;
+
+/* How often each key was added, the keys in the order first added (entries[0:len]). */
+typedef struct {
+    cpbuf keys;
+    offsets cuts;
+    count_entry *entries;
+    size_t len, cap;
+    uint64_t *slots;           /* open addressing: hash bits and an entry's index + 1, or 0 */
+    size_t slot_count;
+} counter;
+
+void counter_init(counter *c);
+void counter_free(counter *c);
+/* Counts key[0:n] once more; the first time, its segment ends cuts[0:ncuts] (a chain's; none
+ * for a pre-token) are kept with it. */
+int counter_add(counter *c, const uint32_t *key, size_t n, const size_t *cuts, size_t ncuts);
+/* The pre-tokens of text under fuse counted into words, as functok's training counts them; with
+ * chains, the pre-tokens are those of "none" and each chain of 9.4 of two segments or more is
+ * counted into chains as well. */
+int count_pretokens(const uint32_t *text, size_t n, int max_digits, int cfg, int fuse, counter *words,
+                    counter *chains);
+
 #endif

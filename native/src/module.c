@@ -1,8 +1,8 @@
 /* functok._native: the CPython binding of the C core (core.h). This file holds what the binding's
  * files share (binding.h) and builds the module from their tables: bind_codec.c (encode,
- * pretokens, nfc, split). Each function takes and gives Python objects; the work runs on a copy
- * of the text's code points with the GIL released, so that threads run in parallel. The pure
- * path stays the reference. */
+ * pretokens, nfc, split) and bind_count.c (count_pretokens, for training). Each function takes
+ * and gives Python objects; the work runs on the text's code points (read in place, or a copy)
+ * with the GIL released, so that threads run in parallel. The pure path stays the reference. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -184,6 +184,6 @@ PyMODINIT_FUNC PyInit__native(void) {
     Py_DECREF(errors);
     if (!format_error) return NULL;
     PyObject *m = PyModule_Create(&module);
-    if (m && PyModule_AddFunctions(m, codec_methods)) Py_CLEAR(m);
+    if (m && (PyModule_AddFunctions(m, codec_methods) || PyModule_AddFunctions(m, count_methods))) Py_CLEAR(m);
     return m;
 }
