@@ -64,7 +64,7 @@ static int widen(units t, size_t from, size_t to, cpbuf *b, uint32_t *max) {
  * code point, so that no span of 4.4 is cut. */
 static int refill(source *s, size_t want) {
     size_t keep = s->window.len - s->at;
-    memmove(s->window.data, s->window.data + s->at, keep * sizeof *s->window.data);
+    if (keep) memmove(s->window.data, s->window.data + s->at, keep * sizeof *s->window.data);
     s->window.len = keep;
     s->at = 0;
     size_t n = s->text.n, end = n - s->read > want ? s->read + want : n;
