@@ -77,6 +77,16 @@ static PyObject *native_count_pretokens(PyObject *self, PyObject *args) {
     counter words, chains;
     counter_init(&words);
     counter_init(&chains);
+    /* The seed of the counters' hash: Python's str hash is keyed at random per process (or by
+     * PYTHONHASHSEED); the counts do not depend on it, only the time an adversary could cost. */
+    PyObject *seed_text = PyUnicode_FromString("functok count_pretokens");
+    Py_hash_t seed = seed_text ? PyObject_Hash(seed_text) : -1;
+    Py_XDECREF(seed_text);
+    if (seed == -1 && PyErr_Occurred()) {
+        Py_DECREF(iterator);
+        return NULL;
+    }
+    words.seed = chains.seed = (uint64_t)seed;
     int with_chains = chains_out != Py_None;
     int failed = count_texts(iterator, max_digits, cfg, normalize, fuse, &words, with_chains ? &chains : NULL) ||
                  add_counts(&words, 0, words_out) || (with_chains && add_counts(&chains, 1, chains_out));

@@ -156,6 +156,7 @@ typedef struct {
     size_t len, cap;
     uint64_t *slots;           /* open addressing: hash bits and an entry's index + 1, or 0 */
     size_t slot_count;
+    uint64_t seed;             /* of the hash: set it (at random) before the first key */
 } counter;
 
 void counter_init(counter *c);

@@ -17,10 +17,20 @@ void counter_free(counter *c) {
     counter_init(c);
 }
 
-static uint64_t hash_of(const uint32_t *key, size_t n) { /* FNV-1a over the code points */
-    uint64_t h = 0xcbf29ce484222325u;
-    for (size_t i = 0; i < n; i++) h = (h ^ key[i]) * 0x100000001b3u;
-    return h ^ n;
+/* The hash of a key under the counter's seed. Each step folds the high bits back into the low
+ * ones (a plain multiply-xor hash such as FNV keeps its low bits a function of the inputs' low
+ * bits, so that U+0061 and U+100061 would collide in the table, and a corpus of such twins would
+ * make counting quadratic); the seed, random per process, keeps collisions from being chosen. */
+static uint64_t hash_of(uint64_t seed, const uint32_t *key, size_t n) {
+    uint64_t h = seed ^ 0xcbf29ce484222325u;
+    for (size_t i = 0; i < n; i++) {
+        h = (h ^ key[i]) * 0x9e3779b97f4a7c15u;
+        h ^= h >> 29;
+    }
+    h ^= n; /* murmur3's finalizer */
+    h = (h ^ (h >> 33)) * 0xff51afd7ed558ccdu;
+    h = (h ^ (h >> 33)) * 0xc4ceb9fe1a85ec53u;
+    return h ^ (h >> 33);
 }
 
 /* A slot: the high 32 bits of an entry's hash, then its index plus one (0: empty), so that a
@@ -70,7 +80,7 @@ static int cuts_push(offsets *o, size_t at) {
 int counter_add(counter *c, const uint32_t *key, size_t n, const size_t *cuts, size_t ncuts) {
     if (2 * (c->len + 1) > c->slot_count && grow_slots(c)) return -1;
     if (c->len >= UINT32_MAX - 1) return -1; /* a slot holds the index in 32 bits */
-    uint64_t h = hash_of(key, n);
+    uint64_t h = hash_of(c->seed, key, n);
     size_t at = (size_t)h & (c->slot_count - 1);
     for (; c->slots[at]; at = (at + 1) & (c->slot_count - 1)) {
         if (c->slots[at] >> 32 != h >> 32) continue;
