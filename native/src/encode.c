@@ -23,10 +23,24 @@ static int push3(cpbuf *b, uint32_t x, uint32_t y, uint32_t z) {
     return cpbuf_push(b, x) || cpbuf_push(b, y) || cpbuf_push(b, z);
 }
 
+/* Whether p[0:n] holds a unit of 1..8 code points three times in a row: a unit of length L at k
+ * repeats three times exactly when p[m] == p[m + L] for the 2L positions m from k. */
+static int has_repeat(const uint32_t *p, size_t n) {
+    for (size_t unit = 1; unit <= 8 && 3 * unit <= n; unit++) {
+        size_t run = 0;
+        for (size_t m = 0; m + unit < n; m++) {
+            if (p[m] != p[m + unit]) run = 0;
+            else if (++run >= 2 * unit) return 1;
+        }
+    }
+    return 0;
+}
+
 /* 6.1: the slots of p, and the repeats (in fold order) appended to group. */
 static int fold(const uint32_t *p, size_t n, int cfg, cpbuf *group, cpbuf *slots) {
     int repeats = (cfg & CFG_REPEAT) && !(cfg & CFG_FOLD_NONE);
     int keep_whitespace = (cfg & CFG_FOLD_NO_WHITESPACE) != 0;
+    if (!repeats || n < 3 || !has_repeat(p, n)) return cpbuf_extend(slots, p, n); /* nothing folds: one slot each */
     size_t i = 0;
     while (i < n) {
         uint32_t c = p[i];
@@ -118,7 +132,7 @@ int analyse_piece(const uint32_t *p, size_t n, int cfg, cpbuf *group, cpbuf *slo
                     return -1;
             c = (uint32_t)d[1];
         }
-        int64_t lower = do_case ? ucd_lower(c) : -1;
+        int64_t lower = do_case && (c >= 0x10000 || ucd_special_bmp[c] & SPECIAL_CASE) ? ucd_lower(c) : -1;
         if (lower >= 0) {
             caps[ncaps++] = (uint32_t)s;
             c = (uint32_t)lower;
@@ -143,19 +157,6 @@ int encode_piece_with(const uint32_t *p, size_t n, int cfg, cpbuf *out, cpbuf *g
     return 0;
 }
 
-
-/* Whether p[0:n] holds a unit of 1..8 code points three times in a row: a unit of length L at k
- * repeats three times exactly when p[m] == p[m + L] for the 2L positions m from k. */
-static int has_repeat(const uint32_t *p, size_t n) {
-    for (size_t unit = 1; unit <= 8 && 3 * unit <= n; unit++) {
-        size_t run = 0;
-        for (size_t m = 0; m + unit < n; m++) {
-            if (p[m] != p[m + unit]) run = 0;
-            else if (++run >= 2 * unit) return 1;
-        }
-    }
-    return 0;
-}
 
 int piece_changes(const uint32_t *p, size_t n, int cfg) {
     int mask = SPECIAL_ESCAPE | (cfg & CFG_CASE ? SPECIAL_CASE : 0) | (cfg & CFG_MARKS ? SPECIAL_MARKS : 0);
