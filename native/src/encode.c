@@ -29,8 +29,13 @@ static int has_repeat(const uint32_t *p, size_t n) {
     for (size_t unit = 1; unit <= 8 && 3 * unit <= n; unit++) {
         size_t run = 0;
         for (size_t m = 0; m + unit < n; m++) {
-            if (p[m] != p[m + unit]) run = 0;
-            else if (++run >= 2 * unit) return 1;
+            if (p[m] == p[m + unit]) {
+                if (++run >= 2 * unit) return 1;
+            } else if (n - unit - m - 1 < 2 * unit) { /* too few positions left for 2 * unit matches */
+                break;
+            } else {
+                run = 0;
+            }
         }
     }
     return 0;
