@@ -200,6 +200,13 @@ def test_window_boundaries_are_the_pure_path(native, filler, shift, text, option
     assert outcome(native_encode, native, long_text, **options) == outcome(pure_encode, long_text, **options)
 
 
+@given(st.integers(0, 300), st.sampled_from(["a", "\u00e9", "\u0100", "\U0001F600"]), st.sampled_from("\ud800\udbff\udc00\udfff"))
+def test_a_surrogate_anywhere_in_a_long_text_is_the_same_error(native, at, filler, surrogate):
+    """The core scans 64 code units at a time for surrogates (2- and 4-byte strs)."""
+    text = filler * at + surrogate + filler * 70 + surrogate
+    assert outcome(native_encode, native, text) == outcome(pure_encode, text) == (FormatError, "lone-surrogate", at)
+
+
 def test_long_pieces_cross_many_windows(native):
     for text in ("\n" + " " * (3 * WINDOW) + "\n" + " " * 5 + "x",
                  " " * (2 * WINDOW + 1) + "\r\n x", "b" * (5 * WINDOW) + "C",

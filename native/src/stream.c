@@ -26,17 +26,32 @@ static inline uint32_t unit_at(units t, size_t i) {
     }
 }
 
+/* Whether d[0:64] holds a surrogate: loops with no exit, which the compiler can vectorize. */
+static int surrogate_in_64_uint16(const uint16_t *d) {
+    int found = 0;
+    for (size_t i = 0; i < 64; i++) found |= (uint32_t)(d[i] - 0xD800u) < 0x800u;
+    return found;
+}
+
+static int surrogate_in_64_uint32(const uint32_t *d) {
+    int found = 0;
+    for (size_t i = 0; i < 64; i++) found |= d[i] - 0xD800u < 0x800u;
+    return found;
+}
+
 size_t first_surrogate(units t) {
+    if (t.width == 1) return t.n; /* a 1-byte unit is below U+0100 */
+    size_t i = 0;
     if (t.width == 2) {
-        const uint16_t *d = t.data;
-        for (size_t i = 0; i < t.n; i++)
-            if (d[i] >= 0xD800 && d[i] <= 0xDFFF) return i;
-    } else if (t.width == 4) {
-        const uint32_t *d = t.data;
-        for (size_t i = 0; i < t.n; i++)
-            if (d[i] >= 0xD800 && d[i] <= 0xDFFF) return i;
+        while (i + 64 <= t.n && !surrogate_in_64_uint16((const uint16_t *)t.data + i)) i += 64;
+    } else {
+        while (i + 64 <= t.n && !surrogate_in_64_uint32((const uint32_t *)t.data + i)) i += 64;
     }
-    return t.n; /* a 1-byte unit is below U+0100 */
+    for (; i < t.n; i++) { /* in the block that has one, or the last few */
+        uint32_t c = unit_at(t, i);
+        if (c >= 0xD800 && c <= 0xDFFF) return i;
+    }
+    return t.n;
 }
 
 /* text[from:to] appended to b as code points; *max is set to the largest of them. */
