@@ -25,12 +25,16 @@ train = importlib.import_module("functok.tokenizer.train")
 
 @pytest.fixture(scope="module")
 def native():
+    """The C core, which the count runs on here even under FUNCTOK_PURE=1 (as tests/test_native.py)."""
     try:
-        return importlib.import_module("functok._native")
+        core = importlib.import_module("functok._native")
     except ImportError:
         if os.environ.get("CI"):
             pytest.fail("functok._native is not built: CI has a compiler, so `pip install` should build it")
         pytest.skip("functok._native is not built here (no C compiler at install time)")
+    saved, train.native = train.native, core
+    yield core
+    train.native = saved
 
 
 def counted(how, texts, normalize, splitter, fuse, profile):
