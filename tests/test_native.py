@@ -168,6 +168,53 @@ def test_hostile_text_is_the_pure_path(native, text):
         assert native_encode(native, text, profile=profile) == pure_encode(text, profile=profile)
 
 
+# The core encodes a str in place, whatever its kind (1, 2 or 4 bytes a code point), a window of
+# 16,384 code points at a time (native/src/stream.c), and writes the stream into a str made in the
+# width it most likely needs, made longer or wider as it goes. These reach each of those paths.
+WINDOW = 1 << 14
+
+
+@pytest.mark.parametrize("text", [
+    "", "a", "Ab", "é" * 3, "caf\u00e9 na\u00efve", "ABC\u0100", "\u0100" + "x" * 40_000,
+    "\U0001F600 A", "e\u0301" * 20_000, "\u00e9" * 20_000,  # NFC already vs not
+    "A " * 40_000,  # the stream is longer than the capacity first made
+    "\u00e0" * 20_000 + "\ufa6c",  # NFC makes a 2-byte text astral: the stream's str widens
+    "x" * 30_000 + "\ufa6c" + "Y" * 10,
+])
+def test_every_kind_and_width_is_the_pure_path(native, text):
+    for features in (encode_module.FEATURES, frozenset()):
+        for normalize in ("nfc", None):
+            result = native_encode(native, text, normalize=normalize, features=features)
+            assert result == pure_encode(text, normalize=normalize, features=features)
+
+
+WINDOW_FILLERS = st.sampled_from(["a", "A", " ", "\n", "é", "e\u0301", "1", "\u0301", ".", "\U0001F600", "ab"])
+
+
+@given(WINDOW_FILLERS, st.integers(-12, 12), TEXT, st.sampled_from(OPTION_SETS))
+def test_window_boundaries_are_the_pure_path(native, filler, shift, text, options):
+    """Text that straddles the end of the first window, after a run of one filler (a piece that
+    goes on past a window, an NFC span cut by it, whitespace runs with a line break beyond it)."""
+    prefix = (filler * WINDOW)[: WINDOW - len(text) // 2 + shift]
+    long_text = prefix + text + " " + prefix
+    assert outcome(native_encode, native, long_text, **options) == outcome(pure_encode, long_text, **options)
+
+
+@given(st.integers(0, 300), st.sampled_from(["a", "\u00e9", "\u0100", "\U0001F600"]), st.sampled_from("\ud800\udbff\udc00\udfff"))
+def test_a_surrogate_anywhere_in_a_long_text_is_the_same_error(native, at, filler, surrogate):
+    """The core scans 64 code units at a time for surrogates (2- and 4-byte strs)."""
+    text = filler * at + surrogate + filler * 70 + surrogate
+    assert outcome(native_encode, native, text) == outcome(pure_encode, text) == (FormatError, "lone-surrogate", at)
+
+
+def test_long_pieces_cross_many_windows(native):
+    for text in ("\n" + " " * (3 * WINDOW) + "\n" + " " * 5 + "x",
+                 " " * (2 * WINDOW + 1) + "\r\n x", "b" * (5 * WINDOW) + "C",
+                 "e" + "\u0301\u0323" * (2 * WINDOW) + "f", "a\u0308" * (3 * WINDOW)):
+        for options in OPTION_SETS[::7]:
+            assert native_encode(native, text, **options) == pure_encode(text, **options)
+
+
 def test_functok_pure_makes_the_pure_path_run(native):
     code = "import functok; print(functok.backend())"
     for value, expected in (("1", "pure"), ("0", "native"), ("", "native")):

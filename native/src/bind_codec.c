@@ -1,23 +1,27 @@
 /* The codec's functions in functok._native: encode (spec 6), pretokens (9), nfc (4.2) and split (5).
- * Each copies the text's code points and runs the core with the GIL released. */
+ * Each runs the core with the GIL released, on the text's code units in place (encode) or on a
+ * copy of its code points. */
 #include "binding.h"
 
 static PyObject *native_encode(PyObject *self, PyObject *args) {
     PyObject *text;
     int max_digits, cfg, normalize;
     if (!PyArg_ParseTuple(args, "Uiip:encode", &text, &max_digits, &cfg, &normalize)) return NULL;
-    prepared p;
-    if (prepare(text, normalize, &p)) { release(&p); return NULL; }
-    cpbuf out;
-    cpbuf_init(&out);
-    int failed;
-    Py_BEGIN_ALLOW_THREADS
-    failed = encode_text(p.text, p.n, max_digits, cfg, &out);
-    Py_END_ALLOW_THREADS
-    PyObject *result = failed ? PyErr_NoMemory() : as_str(&out);
-    release(&p);
-    cpbuf_free(&out);
-    return result;
+    units given = str_units(text); /* read in place: the str is immutable and held by args */
+    if (refuse_surrogate_units(given)) return NULL;
+    /* The stream is about as long as the text; an instruction or an escape needs 2 bytes. */
+    int width = given.width > 2 ? 4 : (cfg & (CFG_CASE | CFG_MARKS | CFG_REPEAT)) ? 2 : given.width;
+    size_t n = given.n;
+    output out;
+    if (output_open(&out, n + n / 4 + 64, width)) return NULL;
+    out.thread = PyEval_SaveThread();
+    int failed = encode_units(given, normalize, max_digits, cfg, output_sink, &out);
+    PyEval_RestoreThread(out.thread);
+    if (failed) {
+        output_discard(&out);
+        return PyErr_NoMemory();
+    }
+    return output_close(&out);
 }
 
 static PyObject *native_pretokens(PyObject *self, PyObject *args) {

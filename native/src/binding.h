@@ -15,6 +15,27 @@ extern PyObject *format_error; /* functok.errors.FormatError */
 uint32_t *code_points(PyObject *text, Py_ssize_t *n);
 /* Spec 4.3: -1 with FormatError("lone-surrogate", offset) set when cps holds a surrogate. */
 int refuse_surrogates(const uint32_t *cps, Py_ssize_t n);
+/* A str's code units (its data, length and kind, the width in bytes), read in place. */
+units str_units(PyObject *text);
+/* Spec 4.3 on a str's code units: -1 with FormatError("lone-surrogate", offset) set. */
+int refuse_surrogate_units(units text);
+
+/* The str that a stream is written into, chunk by chunk (a stream_sink: output_sink takes an
+ * output* as its context), while the GIL is released: set thread from PyEval_SaveThread, and the
+ * sink takes the GIL back only to make the str longer or wider. output_close gives the str in
+ * its canonical kind. */
+typedef struct {
+    PyObject *str;
+    size_t len, cap;
+    uint32_t max; /* the or of the code points written: as wide as the widest */
+    PyThreadState *thread;
+} output;
+
+int output_open(output *o, size_t capacity, int width); /* -1 with an exception set */
+int output_sink(void *context, const uint32_t *chunk, size_t n);
+PyObject *output_close(output *o);                       /* NULL with an exception set */
+void output_discard(output *o);
+
 /* A str of b's code points. */
 PyObject *as_str(const cpbuf *b);
 
@@ -31,12 +52,11 @@ void release(prepared *p);
 
 /* The function tables of the bind_*.c files, which module.c adds to the module. */
 extern PyMethodDef codec_methods[];
+extern PyMethodDef count_methods[]; /* bind_count.c */
 extern PyMethodDef decode_methods[]; /* bind_decode.c */
 extern PyMethodDef detokenize_methods[]; /* bind_detokenize.c */
 /* The types of the bind_*.c files, which module.c adds to the module. */
 extern PyTypeObject segmenter_type; /* bind_segment.c: Segmenter (spec 10) */
-
-/* The types of the bind_*.c files, which module.c adds to the module. */
 extern PyTypeObject GreedyEncoderType, TiktokenMergerType; /* bind_tokenizer.c */
 
 #endif

@@ -76,6 +76,15 @@ int64_t ucd_compose_marks(uint32_t base, const uint8_t *marks, size_t count);
 
 /* --- Spec 4: NFC (normalize.c) ----------------------------------------------------------- */
 
+/* Stable (4.4): canonical combining class 0 and NFC_Quick_Check Yes. NFC never changes a stable
+ * code point, nor combines it with what comes before it, so a text cut before one normalizes
+ * as its two halves do. */
+enum { FIRST_UNSTABLE = 0x300 }; /* every code point below it is stable */
+static inline int nfc_stable(uint32_t cp) {
+    if (cp < 0x10000) return !(ucd_special_bmp[cp] & SPECIAL_UNSTABLE);
+    return ucd_ccc_astral(cp) == 0 && ucd_quick_check_astral(cp) == 0;
+}
+
 /* NFC of in[0:n] appended to out; 1 (out untouched) when in is stable throughout, so NFC
  * already, which most text is; -1 when memory runs out. */
 int nfc(const uint32_t *in, size_t n, cpbuf *out);
@@ -104,6 +113,26 @@ int encode_piece_with(const uint32_t *p, size_t n, int cfg, cpbuf *out, cpbuf *g
 int piece_changes(const uint32_t *p, size_t n, int cfg);
 /* The stream of already normalized text, piece by piece, appended to out. */
 int encode_text(const uint32_t *text, size_t n, int max_digits, int cfg, cpbuf *out);
+
+/* --- Spec 6 over a text held as code units, window by window (stream.c) ------------------- */
+
+/* A text as a binding holds it: n code units of `width` bytes (1, 2 or 4: a CPython str's kinds,
+ * each unit one code point). */
+typedef struct {
+    const void *data;
+    size_t n;
+    int width;
+} units;
+
+/* Where the stream goes, chunk by chunk: 0 to go on, -1 to stop (out of memory). */
+typedef int (*stream_sink)(void *context, const uint32_t *chunk, size_t n);
+
+/* The index of the first surrogate code point (U+D800..U+DFFF) of text, or text.n if none. */
+size_t first_surrogate(units text);
+/* The stream of text (normalized first when normalize is set: 4.2), given to sink in chunks.
+ * Only a window of the text is held as code points at a time, so memory beyond the sink's is
+ * bounded by the longest piece (or NFC span), not by the text. */
+int encode_units(units text, int normalize, int max_digits, int cfg, stream_sink sink, void *context);
 
 /* --- Spec 9: pre-tokens (pretokens.c) ---------------------------------------------------- */
 
@@ -150,33 +179,6 @@ const char *decode_error_name(int kind);              /* spec 8.1's name of a DE
  * memory runs out, else 0. Time and memory are linear in n plus the output. */
 int decode_stream(const void *s, int width, size_t n, int strict, uint64_t max_output, cpbuf *out, decode_error *error);
 
-/* --- Spec 14.6: ids to text, the fast road (detokenize.c) ----------------------------------- */
-
-/* What an id stands for: nothing (unknown), an ordinary token, a byte token, a special token. */
-enum { TOKEN_UNKNOWN = 0, TOKEN_ORDINARY = 1, TOKEN_BYTE = 2, TOKEN_SPECIAL = 3 };
-
-typedef struct {
-    uint8_t kind, byte;   /* byte: a byte token's byte */
-    size_t start, length; /* its code points in the table's text: the token, or a special token's text */
-} token_entry;
-
-/* A tokenizer's ids, 0..count-1, built once (token_table_set for each id that is not unknown). */
-typedef struct {
-    token_entry *entries;
-    size_t count;
-    cpbuf text;
-} token_table;
-
-int token_table_init(token_table *t, size_t count);
-int token_table_set(token_table *t, size_t id, int kind, const uint32_t *cps, size_t n, uint8_t byte);
-void token_table_free(token_table *t);
-
-/* The text of ids[0:n] (spec 14.6) appended to out: 1. Or 0 where an id is unknown, a run of
- * byte tokens is not valid UTF-8, or (strict) a stream has a format error: the reference decoder
- * then decodes the ids, with its first-error rule and id indexes (out holds a partial text).
- * -1 when memory runs out. */
-int detokenize(const token_table *t, const uint64_t *ids, size_t n, int strict, int skip_special,
-               uint64_t max_output, cpbuf *out);
 /* --- Spec 10: optimal segmentation (segment.c) -------------------------------------------- */
 
 /* The candidate tokens of spec 10 (no special tokens, no byte-fallback tokens), built once and
@@ -207,6 +209,7 @@ enum { SEGMENT_OK = 0, SEGMENT_NO_MEMORY = -1, SEGMENT_NO_TOKEN = -2, SEGMENT_NO
  * longest token prefix matched); memory 12 bytes per symbol. On failure out may be partly
  * filled. */
 int segment_word(const segmenter *s, const uint32_t *word, size_t n, idbuf *out, size_t *at);
+
 /* --- Spec 10, 14.4: greedy BPE and the tokenizer's encode (vocab.c, bpe.c, tokenizer.c) ------- */
 
 /* A hash map from a 64-bit key to (rank, value): a merge's pair of ids (left << 32 | right) to
@@ -332,5 +335,64 @@ void greedy_workspace_free(greedy_workspace *w);
 /* 14.4: the ids of one stretch of already normalized text (between special tokens): its
  * pre-tokens (9), then each one's ids from the cache or from bpe_word, appended to out. */
 int greedy_encode(const greedy_tokenizer *t, greedy_workspace *w, const uint32_t *text, size_t n, idbuf *out);
+
+/* --- Spec 14.6: ids to text, the fast road (detokenize.c) ----------------------------------- */
+
+/* What an id stands for: nothing (unknown), an ordinary token, a byte token, a special token. */
+enum { TOKEN_UNKNOWN = 0, TOKEN_ORDINARY = 1, TOKEN_BYTE = 2, TOKEN_SPECIAL = 3 };
+
+typedef struct {
+    uint8_t kind, byte;   /* byte: a byte token's byte */
+    size_t start, length; /* its code points in the table's text: the token, or a special token's text */
+} token_entry;
+
+/* A tokenizer's ids, 0..count-1, built once (token_table_set for each id that is not unknown). */
+typedef struct {
+    token_entry *entries;
+    size_t count;
+    cpbuf text;
+} token_table;
+
+int token_table_init(token_table *t, size_t count);
+int token_table_set(token_table *t, size_t id, int kind, const uint32_t *cps, size_t n, uint8_t byte);
+void token_table_free(token_table *t);
+
+/* The text of ids[0:n] (spec 14.6) appended to out: 1. Or 0 where an id is unknown, a run of
+ * byte tokens is not valid UTF-8, or (strict) a stream has a format error: the reference decoder
+ * then decodes the ids, with its first-error rule and id indexes (out holds a partial text).
+ * -1 when memory runs out. */
+int detokenize(const token_table *t, const uint64_t *ids, size_t n, int strict, int skip_special,
+               uint64_t max_output, cpbuf *out);
+
+/* --- Training's pre-token counts (count.c) ------------------------------------------------ */
+
+/* A key's code points are keys.data[start:start + len]; a chain's key also has its segments'
+ * ends (all but the last, relative to its start) at cuts.data[cuts_at:cuts_at + ncuts]. */
+typedef struct {
+    size_t start, len, cuts_at, ncuts;
+    uint64_t hash, count;
+} count_entry;
+
+/* How often each key was added, the keys in the order first added (entries[0:len]). */
+typedef struct {
+    cpbuf keys;
+    offsets cuts;
+    count_entry *entries;
+    size_t len, cap;
+    uint64_t *slots;           /* open addressing: hash bits and an entry's index + 1, or 0 */
+    size_t slot_count;
+    uint64_t seed;             /* of the hash: set it (at random) before the first key */
+} counter;
+
+void counter_init(counter *c);
+void counter_free(counter *c);
+/* Counts key[0:n] once more; the first time, its segment ends cuts[0:ncuts] (a chain's; none
+ * for a pre-token) are kept with it. */
+int counter_add(counter *c, const uint32_t *key, size_t n, const size_t *cuts, size_t ncuts);
+/* The pre-tokens of text under fuse counted into words, as functok's training counts them; with
+ * chains, the pre-tokens are those of "none" and each chain of 9.4 of two segments or more is
+ * counted into chains as well. */
+int count_pretokens(const uint32_t *text, size_t n, int max_digits, int cfg, int fuse, counter *words,
+                    counter *chains);
 
 #endif

@@ -23,10 +23,29 @@ static int push3(cpbuf *b, uint32_t x, uint32_t y, uint32_t z) {
     return cpbuf_push(b, x) || cpbuf_push(b, y) || cpbuf_push(b, z);
 }
 
+/* Whether p[0:n] holds a unit of 1..8 code points three times in a row: a unit of length L at k
+ * repeats three times exactly when p[m] == p[m + L] for the 2L positions m from k. */
+static int has_repeat(const uint32_t *p, size_t n) {
+    for (size_t unit = 1; unit <= 8 && 3 * unit <= n; unit++) {
+        size_t run = 0;
+        for (size_t m = 0; m + unit < n; m++) {
+            if (p[m] == p[m + unit]) {
+                if (++run >= 2 * unit) return 1;
+            } else if (n - unit - m - 1 < 2 * unit) { /* too few positions left for 2 * unit matches */
+                break;
+            } else {
+                run = 0;
+            }
+        }
+    }
+    return 0;
+}
+
 /* 6.1: the slots of p, and the repeats (in fold order) appended to group. */
 static int fold(const uint32_t *p, size_t n, int cfg, cpbuf *group, cpbuf *slots) {
     int repeats = (cfg & CFG_REPEAT) && !(cfg & CFG_FOLD_NONE);
     int keep_whitespace = (cfg & CFG_FOLD_NO_WHITESPACE) != 0;
+    if (!repeats || n < 3 || !has_repeat(p, n)) return cpbuf_extend(slots, p, n); /* nothing folds: one slot each */
     size_t i = 0;
     while (i < n) {
         uint32_t c = p[i];
@@ -111,14 +130,14 @@ int analyse_piece(const uint32_t *p, size_t n, int cfg, cpbuf *group, cpbuf *slo
     uint32_t caps[MAX_ARG + 1];
     for (size_t s = 0; s < last; s++) {
         uint32_t c = slots->data[s];
-        const int32_t *d = do_marks ? ucd_mark_decomposition(c) : NULL;
+        const int32_t *d = do_marks && (c >= 0x10000 || ucd_special_bmp[c] & SPECIAL_MARKS) ? ucd_mark_decomposition(c) : NULL;
         if (d) {
             for (int32_t m = 0; m < d[2]; m++)
                 if (cpbuf_push(group, FIRST_MARK + (uint32_t)d[3 + m]) || cpbuf_push(group, ARG + (uint32_t)s))
                     return -1;
             c = (uint32_t)d[1];
         }
-        int64_t lower = do_case ? ucd_lower(c) : -1;
+        int64_t lower = do_case && (c >= 0x10000 || ucd_special_bmp[c] & SPECIAL_CASE) ? ucd_lower(c) : -1;
         if (lower >= 0) {
             caps[ncaps++] = (uint32_t)s;
             c = (uint32_t)lower;
@@ -144,29 +163,24 @@ int encode_piece_with(const uint32_t *p, size_t n, int cfg, cpbuf *out, cpbuf *g
 }
 
 
-/* Whether p[0:n] holds a unit of 1..8 code points three times in a row: a unit of length L at k
- * repeats three times exactly when p[m] == p[m + L] for the 2L positions m from k. */
-static int has_repeat(const uint32_t *p, size_t n) {
-    for (size_t unit = 1; unit <= 8 && 3 * unit <= n; unit++) {
-        size_t run = 0;
-        for (size_t m = 0; m + unit < n; m++) {
-            if (p[m] != p[m + unit]) run = 0;
-            else if (++run >= 2 * unit) return 1;
-        }
-    }
-    return 0;
-}
-
 int piece_changes(const uint32_t *p, size_t n, int cfg) {
     int mask = SPECIAL_ESCAPE | (cfg & CFG_CASE ? SPECIAL_CASE : 0) | (cfg & CFG_MARKS ? SPECIAL_MARKS : 0);
-    for (size_t k = 0; k < n; k++) {
-        uint32_t c = p[k];
-        if (c < 0x10000) {
-            if (ucd_special_bmp[c] & mask) return 1;
-        } else if (((cfg & CFG_CASE) && ucd_lower(c) >= 0) || ((cfg & CFG_MARKS) && ucd_mark_decomposition(c))) {
-            return 1;
+    uint32_t all = 0; /* the code points or'ed: above U+FFFF when one is */
+    int special = 0;
+    for (size_t k = 0; k < n; k++) { /* no branch: pieces are short, and most do not change */
+        all |= p[k];
+        special |= ucd_special_bmp[p[k] & 0xFFFF]; /* for an astral one, a guess checked below */
+    }
+    if (all > 0xFFFF) {
+        special = 0;
+        for (size_t k = 0; k < n; k++) {
+            uint32_t c = p[k];
+            if (c < 0x10000) special |= ucd_special_bmp[c];
+            else if (((cfg & CFG_CASE) && ucd_lower(c) >= 0) || ((cfg & CFG_MARKS) && ucd_mark_decomposition(c)))
+                return 1;
         }
     }
+    if (special & mask) return 1;
     return (cfg & CFG_REPEAT) && !(cfg & CFG_FOLD_NONE) && n >= 3 && has_repeat(p, n);
 }
 

@@ -8,11 +8,6 @@
 enum { S_BASE = 0xAC00, L_BASE = 0x1100, V_BASE = 0x1161, T_BASE = 0x11A7,
        L_COUNT = 19, V_COUNT = 21, T_COUNT = 28, N_COUNT = V_COUNT * T_COUNT, S_COUNT = L_COUNT * N_COUNT };
 
-/* Stable (4.4): class 0 and NFC_Quick_Check Yes. */
-static inline int is_stable(uint32_t cp) {
-    if (cp < 0x10000) return !(ucd_special_bmp[cp] & SPECIAL_UNSTABLE);
-    return ucd_ccc_astral(cp) == 0 && ucd_quick_check_astral(cp) == 0;
-}
 
 static int decompose_into(uint32_t cp, cpbuf *out, int depth) {
     uint32_t s = cp - S_BASE;
@@ -94,16 +89,16 @@ static int nfc_span(const uint32_t *span, size_t n, cpbuf *out, cpbuf *work) {
 
 int nfc(const uint32_t *in, size_t n, cpbuf *out) {
     size_t first = 0;
-    while (first < n && is_stable(in[first])) first++;
+    while (first < n && nfc_stable(in[first])) first++;
     if (first == n) return 1;
     cpbuf work;
     cpbuf_init(&work);
     size_t copied = 0, i = 0; /* in[0:copied] is in out */
     int failed = 0;
     while (i < n && !failed) {
-        if (is_stable(in[i])) { i++; continue; }
+        if (nfc_stable(in[i])) { i++; continue; }
         size_t e = i + 1, s = i > 0 ? i - 1 : i;
-        while (e < n && !is_stable(in[e])) e++;
+        while (e < n && !nfc_stable(in[e])) e++;
         failed = cpbuf_extend(out, in + copied, s - copied) || nfc_span(in + s, e - s, out, &work);
         copied = i = e;
     }

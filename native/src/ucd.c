@@ -97,7 +97,7 @@ void ucd_init(void) {
     for (size_t k = 0; k < MARK_DECOMPOSITIONS_COUNT; k++)
         if (MARK_DECOMPOSITIONS[k][0] < 0x10000) ucd_special_bmp[MARK_DECOMPOSITIONS[k][0]] |= SPECIAL_MARKS;
     for (uint32_t cp = 0xE000; cp <= 0xEFFF; cp++) ucd_special_bmp[cp] |= SPECIAL_ESCAPE;
-    for (uint32_t cp = 0x300; cp < 0x10000; cp++)
+    for (uint32_t cp = FIRST_UNSTABLE; cp < 0x10000; cp++)
         if (ucd_ccc_bmp[cp] || ucd_quick_check_bmp[cp]) ucd_special_bmp[cp] |= SPECIAL_UNSTABLE;
     for (size_t k = 0; k < NFC_DECOMPOSITIONS_COUNT; k++) {
         const int32_t *d = NFC_DECOMPOSITIONS[k];

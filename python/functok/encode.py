@@ -409,12 +409,27 @@ def native_arguments(text, *, normalize: str | None = "nfc", splitter: str = "ll
                      features: Iterable[str] = FEATURES) -> tuple:
     """The C core's arguments for text and these options, checked in the pure path's order and
     with its errors (options, splitter, then the text's type; the core checks surrogates)."""
+    try:  # options seen before are valid: on a short text, checking them again costs more than the core
+        options = _native_options[normalize, splitter, profile, fold, case, features]
+    except (KeyError, TypeError):  # new options, or unhashable ones (a list of features)
+        options = _check_native_options(normalize, splitter, profile, fold, case, features)
+    if not isinstance(text, str):
+        raise TypeError(f"expected str, not {type(text).__name__}")
+    return (text, *options)
+
+
+_native_options: dict[tuple, tuple[int, int, bool]] = {}  # the checked options, by their arguments
+_MAX_NATIVE_OPTIONS = 256
+
+
+def _check_native_options(normalize, splitter, profile, fold, case, features) -> tuple[int, int, bool]:
     config = _check_options(normalize, features, profile, fold, case)
     if splitter not in MAX_DIGITS:
         split_pattern(splitter)  # raises the pure path's error for an unknown splitter
-    if not isinstance(text, str):
-        raise TypeError(f"expected str, not {type(text).__name__}")
-    return text, MAX_DIGITS[splitter], config_bits(*config), normalize == "nfc"
+    options = MAX_DIGITS[splitter], config_bits(*config), normalize == "nfc"
+    if len(_native_options) < _MAX_NATIVE_OPTIONS and isinstance(features, frozenset):
+        _native_options[normalize, splitter, profile, fold, case, features] = options
+    return options
 
 
 def encoded_pieces(text: str, *, normalize: str | None = "nfc", splitter: str = "llama3",

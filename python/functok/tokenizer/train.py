@@ -33,6 +33,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import repeat
 from pathlib import Path
 
+from ..encode import native_arguments
+from ..native import core as native
+from ..pretokenize import FUSE_MODES
 from ..pretokenize import pretokens as codec_pretokens
 from .bpe import BYTE_TOKENS
 from .file import with_byte_tokens
@@ -223,7 +226,25 @@ def _texts(source) -> Iterator[str]:
 def _pretoken_counts(texts: Iterable[str], normalize, splitter, fuse: str, profile: str = "paper",
                      chains: ChainCounter | None = None) -> Counter[str]:
     """How often each pre-token (a BPE word) occurs: what the trainer counts, counted first so
-    that the alphabet can be chosen before training; ``chains`` counts the chains too."""
+    that the alphabet can be chosen before training; ``chains`` counts the chains too. The C
+    core counts them when it is built (the same counts, keys in the same order: the order first
+    seen, which is the order the trainer is fed)."""
+    if native is not None:
+        return _native_pretoken_counts(texts, normalize, splitter, fuse, profile, chains)
+    return pure_pretoken_counts(texts, normalize, splitter, fuse, profile, chains)
+
+
+def _native_pretoken_counts(texts: Iterable[str], normalize, splitter, fuse: str, profile: str,
+                            chains: ChainCounter | None) -> Counter[str]:
+    options = native_arguments("", normalize=normalize, splitter=splitter, profile=profile)[1:]
+    counts: Counter[str] = Counter()
+    native.count_pretokens(texts, *options, FUSE_MODES.index(fuse), counts, None if chains is None else chains.chains)
+    return counts
+
+
+def pure_pretoken_counts(texts: Iterable[str], normalize, splitter, fuse: str, profile: str = "paper",
+                         chains: ChainCounter | None = None) -> Counter[str]:
+    """:func:`_pretoken_counts` in Python: the reference that the C core's counts match."""
     counts: Counter[str] = Counter()
     for text in texts:
         found = codec_pretokens(text, normalize=normalize, splitter=splitter, fuse=fuse, profile=profile)

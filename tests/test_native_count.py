@@ -1,0 +1,116 @@
+"""Training's pre-token counting in the C core (native/src/count.c, ``count_pretokens``) against
+the Python count: the same counts and chains, in the same order (the order the trainer is fed),
+or the same error; and the same trained tokenizer file for every fuse mode."""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import os
+from collections import Counter
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conftest import read_text_or_none, stdlib_sources, udhr_files
+from fixtures.trained import need_tokenizers
+
+from functok import FUSE_MODES, Tokenizer
+from functok.errors import FormatError
+from functok.tokenizer.fusion import ChainCounter
+
+train = importlib.import_module("functok.tokenizer.train")
+
+
+@pytest.fixture(scope="module")
+def native():
+    """The C core, which the count runs on here even under FUNCTOK_PURE=1 (as tests/test_native.py)."""
+    try:
+        core = importlib.import_module("functok._native")
+    except ImportError:
+        if os.environ.get("CI"):
+            pytest.fail("functok._native is not built: CI has a compiler, so `pip install` should build it")
+        pytest.skip("functok._native is not built here (no C compiler at install time)")
+    saved, train.native = train.native, core
+    yield core
+    train.native = saved
+
+
+def counted(how, texts, normalize, splitter, fuse, profile):
+    """(counts, chains) as training counts them (``fuse="frequent"``: the "none" pre-tokens and the
+    chains), or the error as (type, kind, offset)."""
+    chains = ChainCounter() if fuse == "frequent" else None
+    count = train._native_pretoken_counts if how == "native" else train.pure_pretoken_counts
+    try:
+        counts = count(iter(texts), normalize, splitter, "none" if chains else fuse, profile, chains)
+    except FormatError as error:
+        return (FormatError, error.kind, error.offset)
+    except TypeError as error:
+        return (TypeError, str(error))
+    assert type(counts) is Counter
+    return list(counts.items()), chains and list(chains.chains.items())
+
+
+OPTIONS = list(itertools.product(("nfc", None), ("llama3", "paper"), FUSE_MODES, ("paper", "compact")))
+
+ALPHABET = st.one_of(
+    st.characters(codec="utf-8"),
+    st.sampled_from("aAbBéÉ\u0301\u0308\u0327 ooOO\t\n\r  123\ue000\ue100\uefff'sSﬁǅẞİ.,"),
+)
+TEXTS = st.lists(st.text(ALPHABET, max_size=40), max_size=6)
+
+
+@given(TEXTS, st.sampled_from(OPTIONS))
+def test_counts_are_the_pure_counts(native, texts, options):
+    assert counted("native", texts, *options) == counted("pure", texts, *options)
+
+
+@given(st.lists(st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)) | st.sampled_from("\ud800\udfff"),
+                        max_size=20), max_size=4))
+def test_a_lone_surrogate_is_the_same_error(native, texts):
+    options = ("nfc", "llama3", "frequent", "compact")
+    assert counted("native", texts, *options) == counted("pure", texts, *options)
+
+
+def test_a_text_that_is_not_a_str_is_a_type_error(native):
+    for fuse in FUSE_MODES:  # (Tokenizer.train's reader refuses it first, with the same words)
+        assert counted("native", ["fine", b"bytes"], "nfc", "llama3", fuse, "compact") == (
+            TypeError, "expected texts (str), got bytes")
+
+
+def test_an_error_from_the_texts_comes_through(native):
+    def texts():
+        yield "Some text. "
+        raise OSError("the corpus broke")
+
+    with pytest.raises(OSError, match="the corpus broke"):
+        counted("native", texts(), "nfc", "llama3", "frequent", "compact")
+
+
+@pytest.mark.parametrize("profile", ["paper", "compact"])
+def test_real_text_counts_are_the_pure_counts(native, profile):
+    texts = [t for t in map(read_text_or_none, stdlib_sources()[::60] + udhr_files()[::10]) if t]
+    for fuse in FUSE_MODES:
+        assert counted("native", texts, "nfc", "llama3", fuse, profile) == counted(
+            "pure", texts, "nfc", "llama3", fuse, profile)
+
+
+def test_hostile_text_counts_are_the_pure_counts(native):
+    texts = ["ab" * 300_000, "A B " * 50_000, "\u0301" * 100_000, "x" * 200_000 + "Y", " " * 100_000]
+    for fuse in FUSE_MODES:
+        assert counted("native", texts, "nfc", "llama3", fuse, "compact") == counted(
+            "pure", texts, "nfc", "llama3", fuse, "compact")
+
+
+CORPUS = ["The quick brown fox jumps over the lazy dog. THE DOG SLEEPS, the Fox runs!",
+          "Héllo Wörld, ÉCOLE école Ecole.\n\n    indented = True  # a comment",
+          "Die Würde des Menschen ist unantastbar. ДОБРО пожаловать. 東京 Tōkyō"] * 5
+
+
+@pytest.mark.parametrize("fuse", FUSE_MODES)
+def test_the_trained_tokenizer_is_the_pure_one(native, monkeypatch, fuse):
+    need_tokenizers()
+    trained = Tokenizer.train(iter(CORPUS), vocab_size=400, fuse=fuse, show_progress=False).to_str()
+    monkeypatch.setattr(train, "native", None)  # the Python count
+    assert Tokenizer.train(iter(CORPUS), vocab_size=400, fuse=fuse, show_progress=False).to_str() == trained
