@@ -23,7 +23,11 @@ each run got are printed, because the machine may be shared; MB per CPU second i
 that load disturbs least.
 
 Goals (issue 16): 2 workers >= 1.8x 1 worker; functok greedy per worker >= 1.0x DocumentTokenizer
-(a stretch goal); memory per worker independent of corpus size.
+(a stretch goal); memory per worker independent of corpus size. Issue 22 (the C core): per worker
+>= 5x the code before it and >= 2x DocumentTokenizer. ``--before DIR`` names the ``python/`` folder
+of an older checkout (with its own build of the C core, if it had one), whose ``functok tokenize``
+then runs once more on the same corpus and tokenizer file, in the same run: the "before" column.
+``FUNCTOK_PURE=1`` runs of the pure path are a row too (``--pure``).
 """
 
 from __future__ import annotations
@@ -111,9 +115,10 @@ def train(work: Path, texts: list[str], vocab_size: int) -> tuple[Path, Path]:
     return functok_file, hf_file
 
 
-def timed(command: list[str]) -> dict:
-    """One run in a fresh process: wall seconds, CPU seconds and the peak memory of its processes."""
-    env = dict(os.environ, RAYON_NUM_THREADS="1", PYTHONPATH=str(REPO / "python"))
+def timed(command: list[str], python: Path = REPO / "python", **variables: str) -> dict:
+    """One run in a fresh process (functok from ``python``): wall seconds, CPU seconds and the
+    peak memory of its processes."""
+    env = dict(os.environ, RAYON_NUM_THREADS="1", PYTHONPATH=str(python), **variables)
     load = os.getloadavg()[0]
     started = time.monotonic()
     with tempfile.TemporaryFile() as log:  # not a pipe, which datatrove's log lines could fill
@@ -128,10 +133,10 @@ def timed(command: list[str]) -> dict:
             "load": (load + os.getloadavg()[0]) / 2}
 
 
-def functok_run(corpus: Path, tokenizer: Path, out: Path, workers: int, tasks: int) -> dict:
+def functok_run(corpus: Path, tokenizer: Path, out: Path, workers: int, tasks: int, **where) -> dict:
     return timed([sys.executable, "-m", "functok.cli", "tokenize", "--no-progress", "--quiet", "--corpus", str(corpus),
                   "--tokenizer", str(tokenizer), "--out", str(out), "--eos", EOS, "--workers", str(workers),
-                  "--tasks", str(tasks)])
+                  "--tasks", str(tasks)], **where)
 
 
 def shards(out: Path) -> dict[str, bytes]:
@@ -157,6 +162,9 @@ def main() -> int:
     parser.add_argument("--vocab-size", type=int, default=8192)
     parser.add_argument("--tasks", type=int, default=16, help="shards (and .jsonl files) (default: 16)")
     parser.add_argument("--keep", default=None, help="work in this folder and keep it (default: a temporary one)")
+    parser.add_argument("--before", type=Path, default=None,
+                        help="the python/ folder of an older checkout: its functok tokenize is a row too")
+    parser.add_argument("--pure", action="store_true", help="a row of the pure path (FUNCTOK_PURE=1)")
     parser.add_argument("--prepare", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.prepare:
@@ -181,6 +189,12 @@ def main() -> int:
         "functok greedy, 1 worker, the corpus twice": (functok_run(work / "double", functok_file, work / "d1", 1,
                                                                    args.tasks), double),
     }
+    if args.before:
+        runs["functok greedy, 1 worker, before (--before)"] = (
+            functok_run(work / "full", functok_file, work / "b1", 1, args.tasks, python=args.before.resolve()), full)
+    if args.pure:
+        runs["functok greedy, 1 worker, pure (FUNCTOK_PURE=1)"] = (
+            functok_run(work / "full", functok_file, work / "p1", 1, args.tasks, FUNCTOK_PURE="1"), full)
     startup = {workers: functok_run(work / "tiny", functok_file, work / f"t{workers}", workers, args.tasks)
                for workers in (1, 2)}
     same = shards(work / "f1") == shards(work / "f2")
@@ -203,7 +217,16 @@ def main() -> int:
     print(f"per worker, functok greedy / DocumentTokenizer with a plain byte-level BPE: {per_worker:.2f}x "
           f"by wall time, {cpu_ratio:.2f}x by CPU time (stretch goal >= 1.0x)")
     print(f"peak memory, the corpus twice / once, 1 worker: {memory:.2f}x (flat is 1.0x)")
+    for name in runs:
+        if name.startswith("functok greedy, 1 worker, ") and "twice" not in name:
+            print(f"per worker, functok greedy / {name.split(', ')[-1]}: "
+                  f"{rate['functok greedy, 1 worker'] / rate[name]:.2f}x by wall time, "
+                  f"{per_cpu['functok greedy, 1 worker'] / per_cpu[name]:.2f}x by CPU time")
     print(f"shards of 1 and 2 workers identical: {same}")
+    for folder in ("b1", "p1"):
+        if (work / folder).is_dir() and shards(work / folder) != shards(work / "f1"):
+            print(f"shards of {folder} differ from the 1-worker run")
+            same = False
     if not args.keep:
         import shutil
         shutil.rmtree(work, ignore_errors=True)
