@@ -45,18 +45,23 @@ static const uint32_t FALLBACK_HIGH[64] = {
 
 /* Bytes -> code points: UTF-8 where the bytes are well-formed, one FALLBACK code point for each
  * byte where they are not. UTF-8 keeps the vectors' seeds readable and lets libFuzzer's
- * comparison-guided mutations write any scalar value of any plane (four bytes reach planes 1-16,
+ * comparison-guided mutations write any code point of any plane (four bytes reach planes 1-16,
  * three the private use area); a strict decoder would throw most mutated inputs away, so every
- * byte string is text here, and damage lands on marks and instructions. Overlong forms and
- * surrogates are not well-formed, so every code point is a Unicode scalar value, as in a str that
- * encodes to UTF-8 (the only text functok's entry points accept). Returns a malloc'ed array. */
-static inline uint32_t *fuzz_text(const uint8_t *b, size_t n, size_t *len) {
+ * byte string is text here, and damage lands on marks and instructions. Overlong forms are not
+ * well-formed. Surrogates (ED A0..BF xx) are well-formed only with `surrogates` set: the encoder's
+ * entry points reject them before the core runs (spec 4.3), but split (5) and the decoder (8)
+ * take a str that may hold them. Returns a malloc'ed array. */
+static inline uint32_t *fuzz_text(const uint8_t *b, size_t n, int surrogates, size_t *len) {
     uint32_t *t = malloc((n ? n : 1) * sizeof *t);
     if (!t) abort();
     size_t i = 0, k = 0;
     while (i < n) {
         uint32_t c = b[i], cp = 0;
-        size_t need = c < 0x80 ? 0 : c >= 0xC2 && c <= 0xDF ? 1 : c >= 0xE0 && c <= 0xEF ? 2 : c >= 0xF0 && c <= 0xF4 ? 3 : 4;
+        size_t need = c < 0x80                ? 0
+                      : c >= 0xC2 && c <= 0xDF ? 1
+                      : c >= 0xE0 && c <= 0xEF ? 2
+                      : c >= 0xF0 && c <= 0xF4 ? 3
+                                               : 4;
         int ok = need < 4 && i + need < n;
         if (ok) {
             cp = need == 0 ? c : need == 1 ? c & 0x1F : need == 2 ? c & 0x0F : c & 0x07;
@@ -65,7 +70,7 @@ static inline uint32_t *fuzz_text(const uint8_t *b, size_t n, size_t *len) {
                 cp = (cp << 6) | (b[i + m] & 0x3F);
             }
             uint32_t least[] = {0, 0x80, 0x800, 0x10000};
-            ok = ok && cp >= least[need] && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF);
+            ok = ok && cp >= least[need] && cp <= 0x10FFFF && (surrogates || cp < 0xD800 || cp > 0xDFFF);
         }
         if (ok) {
             t[k++] = cp;
@@ -98,7 +103,8 @@ static inline fuzz_config fuzz_read_config(uint8_t byte) {
 }
 
 /* The text the encoder sees: NFC of t[0:n] when normalize is on, else t itself (in *buf). */
-static inline const uint32_t *fuzz_normalized(const uint32_t *t, size_t n, int normalize, cpbuf *buf, size_t *len) {
+static inline const uint32_t *fuzz_normalized(const uint32_t *t, size_t n, int normalize, cpbuf *buf,
+                                              size_t *len) {
     *len = n;
     if (!normalize) return t;
     int r = nfc(t, n, buf);

@@ -1,6 +1,6 @@
-/* Fuzz target: the encoder (spec 6, encode.c) under every configuration: the first byte is the
- * configuration (fuzz_read_config), the rest the text. Invariants checked, piece by piece of the
- * splitter's pieces:
+/* Fuzz target (seeds: byte+text): the encoder (spec 6, encode.c) under every configuration: the
+ * first byte is the configuration (fuzz_read_config), the rest the text. Invariants checked,
+ * piece by piece of the splitter's pieces:
  * - a piece that piece_changes calls unchanged encodes to itself (the fast check is sound);
  * - with no feature on, a piece encodes to itself with U+E000..U+EFFF escaped (6.3);
  * - each encoded piece is a group of well-formed instructions (2.2: a known opcode and its
@@ -52,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size == 0) return 0;
     fuzz_config c = fuzz_read_config(data[0]);
     size_t raw_n, n;
-    uint32_t *raw = fuzz_text(data + 1, size - 1, &raw_n);
+    uint32_t *raw = fuzz_text(data + 1, size - 1, 0, &raw_n);
     cpbuf normalized, stream, pieces, group, slots;
     cpbuf_init(&normalized);
     cpbuf_init(&stream);
@@ -69,7 +69,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         const uint32_t *piece = pieces.data + from;
         size_t len = pieces.len - from;
         check_encoded_piece(piece, len);
-        if (!piece_changes(text + start, end - start, c.cfg)) CHECK(fuzz_same(piece, len, text + start, end - start));
+        if (!piece_changes(text + start, end - start, c.cfg))
+            CHECK(fuzz_same(piece, len, text + start, end - start));
         if ((c.cfg & (CFG_CASE | CFG_MARKS | CFG_REPEAT)) == 0) {
             size_t at = 0;
             for (size_t k = start; k < end; k++) {

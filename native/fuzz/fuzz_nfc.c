@@ -1,14 +1,14 @@
-/* Fuzz target: NFC (spec 4.2, normalize.c). Invariants checked: NFC is idempotent; its output
- * holds no code point whose NFC_Quick_Check is No and is in canonical order (no mark follows one
- * of a higher combining class); it grows the text at most threefold (UAX #15's bound for NFC);
- * and "stable throughout" (1) means exactly that every code point is stable. */
+/* Fuzz target (seeds: text): NFC (spec 4.2, normalize.c). Invariants checked: NFC is idempotent;
+ * its output holds no code point whose NFC_Quick_Check is No and is in canonical order (no mark
+ * follows one of a higher combining class); it grows the text at most threefold (UAX #15's bound
+ * for NFC); and "stable throughout" (1) means exactly that every code point is stable. */
 #include "fuzz.h"
 
 static int stable(uint32_t cp) { return ucd_ccc(cp) == 0 && ucd_quick_check(cp) == 0; }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     size_t n;
-    uint32_t *text = fuzz_text(data, size, &n);
+    uint32_t *text = fuzz_text(data, size, 0, &n);
     cpbuf out, again;
     cpbuf_init(&out);
     cpbuf_init(&again);

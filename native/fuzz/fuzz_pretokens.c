@@ -1,8 +1,9 @@
-/* Fuzz target: pre-tokens (spec 9, pretokens.c) under all three fuse modes at once: the first
- * byte is the encoder configuration (fuzz_read_config), the rest the text. Invariants checked:
+/* Fuzz target (seeds: byte+text): pre-tokens (spec 9, pretokens.c) under all three fuse modes at
+ * once: the first byte is the encoder configuration (fuzz_read_config), the rest the text.
+ * Invariants checked:
  * - in every mode the pre-tokens concatenate to the stream, which is encode_text's (each
  *   pre-token non-empty, the last one ending where the stream does);
- * - "all" cuts the stream exactly where the splitter's pieces end (9.2);
+ * - "all" has one pre-token for each of the splitter's pieces (9.2);
  * - "none" cuts at least there (9.1: it cuts groups apart too), "frequent" at most there (9.4:
  *   it only joins), so the cuts of frequent ⊆ all ⊆ none. */
 #include "fuzz.h"
@@ -21,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size == 0) return 0;
     fuzz_config c = fuzz_read_config(data[0]);
     size_t raw_n, n;
-    uint32_t *raw = fuzz_text(data + 1, size - 1, &raw_n);
+    uint32_t *raw = fuzz_text(data + 1, size - 1, 0, &raw_n);
     cpbuf normalized, expected, stream[3];
     offsets ends[3];
     cpbuf_init(&normalized);

@@ -1,8 +1,9 @@
-/* Fuzz target: the splitters (spec 5, split.c), llama3 (max_digits 3) and paper (1), on the text
- * as it comes and on its NFC. Invariants checked: the pieces cover the text, each non-empty and in
- * order; a piece that starts with a number is 1 to max_digits numbers; a letter piece is letters
- * only; a code point after a line break in a piece is a line break, unless the piece is all
- * whitespace (5: \s*[\r\n]+ may hold spaces between line breaks). */
+/* Fuzz target (seeds: text): the splitters (spec 5, split.c), llama3 (max_digits 3) and paper (1),
+ * on the text as it comes (surrogates too: split takes any str) and on its NFC. Invariants checked:
+ * the pieces cover the text, each non-empty and in order; a piece that starts with a number is 1 to
+ * max_digits numbers; a letter piece is letters only; a code point after a line break in a piece
+ * is a line break, unless the piece is all whitespace (5: \s*[\r\n]+ may hold spaces between
+ * line breaks). */
 #include "fuzz.h"
 
 static void check_pieces(const uint32_t *s, size_t n, int max_digits) {
@@ -26,7 +27,7 @@ static void check_pieces(const uint32_t *s, size_t n, int max_digits) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     size_t n, m;
-    uint32_t *text = fuzz_text(data, size, &n);
+    uint32_t *text = fuzz_text(data, size, 1, &n);
     cpbuf buf;
     cpbuf_init(&buf);
     const uint32_t *normalized = fuzz_normalized(text, n, 1, &buf, &m);
