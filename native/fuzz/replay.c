@@ -1,12 +1,18 @@
 /* A main() for a fuzz target without libFuzzer: runs LLVMFuzzerTestOneInput once on each file
- * named on the command line. scripts/leakcheck.sh links each target with it, unsanitized, and runs
- * it under valgrind over the seeds, the corpora and the regressions. */
+ * named on the command line, and on each file of each folder named there. scripts/leakcheck.sh
+ * links every target with it, unsanitized, and runs it under valgrind over the seeds (the vectors'
+ * inputs and the corpora), the fuzzing corpus and the regressions. */
+#define _DEFAULT_SOURCE /* opendir, for folders of inputs */
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static size_t replayed;
 
 static int run_file(const char *path) {
     FILE *f = fopen(path, "rb");
@@ -26,13 +32,32 @@ static int run_file(const char *path) {
     if (!data) { fprintf(stderr, "%s: out of memory\n", path); return 1; }
     LLVMFuzzerTestOneInput(data, n);
     free(data);
+    replayed++;
     return 0;
+}
+
+static int run_path(const char *path) {
+    DIR *dir = opendir(path);
+    if (!dir) return run_file(path);
+    int failed = 0;
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL) {
+        if (entry->d_name[0] == '.') continue;
+        size_t len = strlen(path) + strlen(entry->d_name) + 2;
+        char *child = malloc(len);
+        if (!child) { failed = 1; break; }
+        snprintf(child, len, "%s/%s", path, entry->d_name);
+        failed |= run_file(child);
+        free(child);
+    }
+    closedir(dir);
+    return failed;
 }
 
 int main(int argc, char **argv) {
     LLVMFuzzerInitialize(&argc, &argv);
     int failed = 0;
-    for (int k = 1; k < argc; k++) failed |= run_file(argv[k]);
-    printf("replayed %d inputs\n", argc - 1);
+    for (int k = 1; k < argc; k++) failed |= run_path(argv[k]);
+    printf("replayed %zu inputs\n", replayed);
     return failed;
 }
