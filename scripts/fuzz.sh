@@ -4,7 +4,8 @@
 #
 #     scripts/fuzz.sh [SECONDS_PER_TARGET]      (default 60)
 #
-# For each target native/fuzz/fuzz_NAME.c (a new target is one new file): build it with
+# For each target native/fuzz/fuzz_NAME.c (a new target is one new file; its seeds and link flags
+# are lines in it, see native/fuzz/fuzz.h and seeds.py): build it with
 # libFuzzer; replay native/fuzz/regressions/NAME/ (inputs that once broke the core); then fuzz it
 # for SECONDS_PER_TARGET from a corpus seeded from the conformance vectors (native/fuzz/seeds.py).
 # Prints each target's executions, coverage (libFuzzer's cov: edges and ft: features) and
@@ -19,8 +20,7 @@ OUT="${FUZZ_OUT:-build/fuzz}"  # another folder keeps a long run apart from CI-s
 PYTHON="${PYTHON:-.venv/bin/python}"
 [ -x "$PYTHON" ] || PYTHON=python3
 CFLAGS=(-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -g -O1 -std=c11 -Wall -Wextra -Werror)
-mapfile -t CORE < <(ls native/src/*.c | grep -v -e '/module\.c$' -e '/bind_[^/]*\.c$')
-mapfile -t TARGETS < <(ls native/fuzz/fuzz_*.c | sed 's|.*/fuzz_||; s|\.c$||')
+source native/fuzz/targets.sh  # CORE, TARGETS, target_ldflags
 
 # clang with libFuzzer's runtime (Debian: clang, libclang-rt-14-dev), installed only when missing.
 probe() { echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' |
@@ -34,7 +34,7 @@ fi
 echo "building ${#TARGETS[@]} targets: ${TARGETS[*]}"
 builds=()
 for name in "${TARGETS[@]}"; do
-    clang "${CFLAGS[@]}" -o "$OUT/bin/$name" "native/fuzz/fuzz_$name.c" "${CORE[@]}" &
+    clang "${CFLAGS[@]}" $(target_ldflags "$name") -o "$OUT/bin/$name" "native/fuzz/fuzz_$name.c" "${CORE[@]}" &
     builds+=($!)
 done
 for pid in "${builds[@]}"; do wait "$pid"; done  # set -e: a failed build stops here

@@ -24,8 +24,7 @@ OUT=build/leak
 PYTHON="${PYTHON:-.venv/bin/python}"
 [ -x "$PYTHON" ] || PYTHON=python3
 command -v valgrind >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind; }
-mapfile -t CORE < <(ls native/src/*.c | grep -v -e '/module\.c$' -e '/bind_[^/]*\.c$')
-mapfile -t TARGETS < <(ls native/fuzz/fuzz_*.c | sed 's|.*/fuzz_||; s|\.c$||')
+source native/fuzz/targets.sh  # CORE, TARGETS, target_ldflags
 if [ "${1:-}" = --python ]; then
     shift
     rm -rf build/asan && mkdir -p build/asan/pkg
@@ -55,7 +54,8 @@ rm -rf "$OUT/seeds"
 "$PYTHON" native/fuzz/seeds.py "$OUT/seeds" >/dev/null
 failed=0
 for name in "${TARGETS[@]}"; do
-    gcc -std=c11 -O1 -g -Wall -Wextra -Werror -o "$OUT/bin/$name" "native/fuzz/fuzz_$name.c" native/fuzz/replay.c "${CORE[@]}"
+    gcc -std=c11 -O1 -g -Wall -Wextra -Werror $(target_ldflags "$name") -o "$OUT/bin/$name" \
+        "native/fuzz/fuzz_$name.c" native/fuzz/replay.c "${CORE[@]}"
     inputs=("$OUT/seeds/$name" "${extra[@]}")
     for dir in "native/fuzz/regressions/$name" "build/fuzz/corpus/$name"; do
         [ -d "$dir" ] && inputs+=("$dir")
