@@ -12,12 +12,15 @@ of UTF-8 input text:
   a text twice);
 * native: `functok.encode` through the C core (native/, when it is built; it keeps no cache), as
   ratios against the pure encoder and the split of the same run;
-* decode: `functok.decode` of that stream, per MB of the decoded text, single pass and warm.
+* decode: the pure-Python decoder of that stream, per MB of the decoded text, single pass and warm;
+* native decode: `functok.decode` through the C core (it keeps no cache), as a ratio against the
+  pure decoder of the same run.
 
 Each figure is the best of N runs; a single-pass run empties the caches first. The headline
 ratios use the single-pass figures.
 
-Goals (issue 2, restated for single pass by issue 12): encode >= 0.8x split, decode >= 3x encode.
+Goals (issue 2, restated for single pass by issue 12): encode >= 0.8x split, decode >= 3x encode;
+(issue 22) the C core >= 10x the pure path, encode and decode.
 """
 
 from __future__ import annotations
@@ -68,6 +71,16 @@ def encode(text: str) -> str:
     return "".join(importlib.import_module("functok.encode").encoded_pieces(text))
 
 
+def pure_decode(stream: str) -> str:
+    """The pure-Python decoder (``functok.decode`` runs the C core when it is built)."""
+    module = importlib.import_module("functok.decode")
+    saved, module.native = module.native, None
+    try:
+        return module.decode(stream)
+    finally:
+        module.native = saved
+
+
 def single_pass(repeat: int, fn, arg) -> tuple[float, object]:
     """Best of ``repeat`` runs of ``fn(arg)``, each one with empty caches."""
     best, result = float("inf"), None
@@ -90,13 +103,18 @@ def measure(name: str, text: str, repeat: int) -> dict:
         t_native, native_stream = best_of(repeat, functok.encode, text)
         assert native_stream == stream
         native = mb / t_native
-    t_decode, decoded = single_pass(repeat, decode, stream)
-    t_decode_warm, _ = best_of(repeat, decode, stream)
+    t_decode, decoded = single_pass(repeat, pure_decode, stream)
+    t_decode_warm, _ = best_of(repeat, pure_decode, stream)
     assert decoded == functok.normalize.nfc(text)
+    native_decode = float("nan")
+    if core is not None:
+        t_native_decode, native_decoded = best_of(repeat, decode, stream)
+        assert native_decoded == decoded
+        native_decode = mb / t_native_decode
     return {
         "corpus": name, "MB": mb, "split": mb / t_split,
         "encode": mb / t_encode, "encode_warm": mb / t_encode_warm, "native": native,
-        "decode": mb / t_decode, "decode_warm": mb / t_decode_warm,
+        "decode": mb / t_decode, "decode_warm": mb / t_decode_warm, "native_decode": native_decode,
     }
 
 
@@ -115,18 +133,19 @@ def main() -> int:
         corpora.append(("UDHR (532 files)", udhr))
     header = (f"{'corpus':<18}{'MB':>6}{'split MB/s':>12}{'encode':>9}{'decode':>9}"
               f"{'enc/split':>11}{'dec/enc':>9}{'native':>9}{'nat/pure':>10}{'nat/split':>11}"
-              f"{'encode warm':>13}{'decode warm':>13}")
+              f"{'nat dec':>9}{'natdec/pure':>13}{'encode warm':>13}{'decode warm':>13}")
     print(header)
     for name, text in corpora:
         r = measure(name, text, args.repeat)
         print(f"{r['corpus']:<18}{r['MB']:>6.1f}{r['split']:>12.1f}{r['encode']:>9.1f}{r['decode']:>9.1f}"
               f"{r['encode'] / r['split']:>10.2f}x{r['decode'] / r['encode']:>8.2f}x"
               f"{r['native']:>9.1f}{r['native'] / r['encode']:>9.2f}x{r['native'] / r['split']:>10.2f}x"
+              f"{r['native_decode']:>9.1f}{r['native_decode'] / r['decode']:>12.2f}x"
               f"{r['encode_warm']:>13.1f}{r['decode_warm']:>13.1f}")
     print("# single pass (empty caches) leads; warm = a second pass over the same text")
-    print(f"# backend: {backend()}; decode is the pure path")
+    print(f"# backend: {backend()}; encode and decode are the pure path, native and nat dec the C core")
     print("# goals: encode >= 0.80x split, decode >= 3x encode (single pass); "
-          "native: >= 10x pure, >= 1.5x split")
+          "native: >= 10x pure, >= 1.5x split; nat dec >= 10x pure decode")
     return 0
 
 

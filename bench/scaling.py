@@ -66,25 +66,33 @@ _DECODE_SIZES = (1 << 22, 1 << 23, 1 << 24)
 _GROUP_SIZES = (1 << 19, 1 << 20, 1 << 21)  # instructions: about a microsecond each
 
 
-def _decode(stream: str, **options: Any) -> str | None:
-    from functok import FormatError, decode
-    from functok.decode import clear_caches
+def _decode(stream: str, pure: bool, **options: Any) -> str | None:
+    """functok.decode (the C core where it is built), or with ``pure`` the pure-Python decoder."""
+    import importlib
 
-    clear_caches()  # hostile input is met cold
+    from functok import FormatError
+
+    module = importlib.import_module("functok.decode")
+    module.clear_caches()  # hostile input is met cold
+    saved = module.native
+    if pure:
+        module.native = None
     try:
-        return decode(stream, **options)
+        return module.decode(stream, **options)
     except FormatError:  # a strict case: raising at the first error is the operation timed
         return None
+    finally:
+        module.native = saved
 
 
 def _decoder_case(name: str, make: Callable[[int], str], what: str, sizes: tuple[int, ...] = _DECODE_SIZES,
-                  **options: Any) -> Case:
-    return Case(name, make, lambda stream: _decode(stream, **options), sizes, 5.0, what)
+                  pure: bool = False, **options: Any) -> Case:
+    return Case(name, make, lambda stream: _decode(stream, pure, **options), sizes, 5.0, what)
 
 
-def _near_max_output() -> Case:
-    return Case("decode-over-max-output", lambda n: ("\ue200\ue000\ue003" + "a" * n, n),
-                lambda made: _decode(made[0], max_output=made[1], errors="replace"), _DECODE_SIZES, 5.0,
+def _near_max_output(name: str = "decode-over-max-output", pure: bool = False) -> Case:
+    return Case(name, lambda n: ("\ue200\ue000\ue003" + "a" * n, n),
+                lambda made: _decode(made[0], pure, max_output=made[1], errors="replace"), _DECODE_SIZES, 5.0,
                 "REPEAT(0,3) then n letters, max_output = n, lenient (the careful path drops the repeat)")
 
 
@@ -94,24 +102,36 @@ def _short_units(n: int) -> str:
     return encode("A " * (n // 4))  # CAPITALIZE(0) "a " per word: four code points a unit
 
 
-CASES += [
-    _decoder_case("decode-lenient-stray", lambda n: "\ue000" * n + "a",
-                  "n stray arguments then a letter, errors='replace'", errors="replace"),
-    _decoder_case("decode-strict-stray", lambda n: "\ue000" * n + "a",
-                  "n stray arguments then a letter, strict (raises stray-argument at 0)"),
-    _decoder_case("decode-lenient-unknown", lambda n: "\ue300" * n + "a",
-                  "n unknown opcodes then a letter, errors='replace'", errors="replace"),
-    _decoder_case("decode-lenient-surrogates", lambda n: "a\ud800" * (n // 2),
-                  "a letter and a lone surrogate, n/2 times, errors='replace'", errors="replace"),
-    _decoder_case("decode-careful-escape", lambda n: "\uefff\ue000" + "lorem ipsum " * (n // 12),
-                  "one escape pair then n code points of text (the careful path)"),
-    _near_max_output(),
-    _decoder_case("decode-group-escape-cjk", lambda n: "\ue100\ue000\uefff\ue000" + "\u4e2d" * n,
-                  "CAPITALIZE(0), an escape pair, then n CJK characters in one text"),
-    _decoder_case("decode-long-group", lambda n: "\ue100\ue000" * (n // 2) + "a",
-                  "one group of n/2 CAPITALIZE(0), then a letter", _GROUP_SIZES),
-    _decoder_case("decode-fast-short-units", _short_units, "n/4 units of CAPITALIZE(0) 'a ' (the fast path)"),
+def _decoder_cases(prefix: str = "decode", pure: bool = False) -> list[Case]:
+    """The decoder's cases, named prefix-...: functok.decode, or the pure decoder."""
+    cases = [_decoder_case(f"{prefix}{name.removeprefix('decode')}", make, what, *sizes, pure=pure, **options)
+             for name, make, what, sizes, options in _DECODER_INPUTS]
+    return cases + [_near_max_output(f"{prefix}-over-max-output", pure)]
+
+
+_DECODER_INPUTS = [  # (name, make, what, sizes, options): each case once on each decoder
+    ("decode-lenient-stray", lambda n: "\ue000" * n + "a",
+     "n stray arguments then a letter, errors='replace'", (), dict(errors="replace")),
+    ("decode-strict-stray", lambda n: "\ue000" * n + "a",
+     "n stray arguments then a letter, strict (raises stray-argument at 0)", (), {}),
+    ("decode-lenient-unknown", lambda n: "\ue300" * n + "a",
+     "n unknown opcodes then a letter, errors='replace'", (), dict(errors="replace")),
+    ("decode-lenient-surrogates", lambda n: "a\ud800" * (n // 2),
+     "a letter and a lone surrogate, n/2 times, errors='replace'", (), dict(errors="replace")),
+    ("decode-careful-escape", lambda n: "\uefff\ue000" + "lorem ipsum " * (n // 12),
+     "one escape pair then n code points of text (the careful path)", (), {}),
+    ("decode-group-escape-cjk", lambda n: "\ue100\ue000\uefff\ue000" + "\u4e2d" * n,
+     "CAPITALIZE(0), an escape pair, then n CJK characters in one text", (), {}),
+    ("decode-long-group", lambda n: "\ue100\ue000" * (n // 2) + "a",
+     "one group of n/2 CAPITALIZE(0), then a letter", (_GROUP_SIZES,), {}),
+    ("decode-fast-short-units", _short_units, "n/4 units of CAPITALIZE(0) 'a ' (the fast path)", (), {}),
+    ("decode-stacked-repeats", lambda n: "\ue200\ue000\ue0ff" * (n // 3) + "a",
+     "one group of n/3 REPEAT(0,255), then a letter, lenient, max_output 2**20 (drops all but 4,128)",
+     (_GROUP_SIZES,), dict(errors="replace", max_output=1 << 20)),
 ]
+# functok.decode (the C core where it is built), then the pure decoder on the same inputs.
+CASES += _decoder_cases()
+CASES += _decoder_cases("pure-decode", pure=True)
 
 
 # --- cases: DecodeStream --------------------------------------------------------------------

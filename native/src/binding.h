@@ -31,5 +31,7 @@ void release(prepared *p);
 
 /* The function tables of the bind_*.c files, which module.c adds to the module. */
 extern PyMethodDef codec_methods[];
+extern PyMethodDef decode_methods[]; /* bind_decode.c */
+extern PyMethodDef detokenize_methods[]; /* bind_detokenize.c */
 
 #endif

@@ -10,6 +10,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* --- The core's allocator ------------------------------------------------------------------ */
+
+/* realloc and free, unless a binding sets its own before any call: the CPython binding sets
+ * PyMem_RawRealloc and PyMem_RawFree, so that tracemalloc counts the core's memory as it counts
+ * the pure path's (tests/test_decode_memory.py). cpbuf and the decoder allocate through these. */
+extern void *(*core_realloc)(void *, size_t);
+extern void (*core_free)(void *);
+
 /* --- A growable buffer of code points ---------------------------------------------------- */
 
 typedef struct {
@@ -37,6 +45,7 @@ int ucd_ccc_astral(uint32_t cp);
 int ucd_quick_check_astral(uint32_t cp);
 int64_t ucd_lower(uint32_t cp);                       /* 3.3: the lower member of cp's pair, or -1 */
 int ucd_has_upper(uint32_t cp);                       /* 3.3: cp is the lower member of a pair */
+uint32_t ucd_upper(uint32_t cp);                      /* 3.3: the upper member of cp's pair, or cp */
 
 /* The Basic Multilingual Plane's lookups, inline on the hot paths (filled by ucd_init). */
 extern uint8_t ucd_class_bmp[0x10000], ucd_ccc_bmp[0x10000], ucd_quick_check_bmp[0x10000];
@@ -61,6 +70,9 @@ const int32_t *ucd_mark_decomposition(uint32_t cp);
 const int32_t *ucd_nfc_decomposition(uint32_t cp);
 int64_t ucd_compose(uint32_t first, uint32_t second); /* the primary composite, or -1 */
 extern const uint32_t *UCD_MARKS;                     /* the 13 marks, in opcode order */
+/* 3.4 read backwards (7.6): the code point that decomposes to base and exactly these marks
+ * (indexes into UCD_MARKS, in order), or -1. */
+int64_t ucd_compose_marks(uint32_t base, const uint8_t *marks, size_t count);
 
 /* --- Spec 4: NFC (normalize.c) ----------------------------------------------------------- */
 
@@ -109,5 +121,60 @@ void offsets_free(offsets *o);
 /* The stream of normalized text appended to out, and where each pre-token of the fuse mode
  * ends in it appended to ends: 9.1 (none), 9.2 (all), 9.4 (frequent). */
 int pretokens(const uint32_t *text, size_t n, int max_digits, int cfg, int fuse, cpbuf *out, offsets *ends);
+
+/* --- Spec 7 and 8: the decoder (decode.c) --------------------------------------------------- */
+
+/* The error kinds of spec 8.1, in the order of spec/opcodes.json; 0 is no error. */
+enum {
+    DECODE_OK = 0, DECODE_UNKNOWN_OPCODE, DECODE_TRUNCATED_INSTRUCTION, DECODE_STRAY_ARGUMENT,
+    DECODE_BAD_COUNT, DECODE_BAD_RANGE, DECODE_POSITION_OUT_OF_RANGE, DECODE_DANGLING_GROUP,
+    DECODE_ESCAPE_AT_END, DECODE_OUTPUT_TOO_LARGE, DECODE_LONE_SURROGATE
+};
+
+/* The error a strict decoder raises (8.2): its kind, its offset in the stream, and the pure
+ * path's message for it (functok/decode.py words them; the message is not normative). */
+typedef struct {
+    int kind;
+    size_t offset;
+    char message[128];
+} decode_error;
+
+const char *decode_error_name(int kind);              /* spec 8.1's name of a DECODE_* kind */
+
+/* Decode the stream s[0:n] (spec 7), appending the text to out. The stream's code points are
+ * `width` bytes each (1, 2 or 4: a Python str's own storage, read in place). Lenient (strict == 0, 8.3): every error's
+ * lenient action is taken and error->kind is DECODE_OK. Strict (8.2): error->kind is the first
+ * error by offset and precedence, or DECODE_OK (out then holds the text; after an error it holds
+ * a partial text). max_output bounds the code points repeats may produce (7.8). Returns -1 when
+ * memory runs out, else 0. Time and memory are linear in n plus the output. */
+int decode_stream(const void *s, int width, size_t n, int strict, uint64_t max_output, cpbuf *out, decode_error *error);
+
+/* --- Spec 14.6: ids to text, the fast road (detokenize.c) ----------------------------------- */
+
+/* What an id stands for: nothing (unknown), an ordinary token, a byte token, a special token. */
+enum { TOKEN_UNKNOWN = 0, TOKEN_ORDINARY = 1, TOKEN_BYTE = 2, TOKEN_SPECIAL = 3 };
+
+typedef struct {
+    uint8_t kind, byte;   /* byte: a byte token's byte */
+    size_t start, length; /* its code points in the table's text: the token, or a special token's text */
+} token_entry;
+
+/* A tokenizer's ids, 0..count-1, built once (token_table_set for each id that is not unknown). */
+typedef struct {
+    token_entry *entries;
+    size_t count;
+    cpbuf text;
+} token_table;
+
+int token_table_init(token_table *t, size_t count);
+int token_table_set(token_table *t, size_t id, int kind, const uint32_t *cps, size_t n, uint8_t byte);
+void token_table_free(token_table *t);
+
+/* The text of ids[0:n] (spec 14.6) appended to out: 1. Or 0 where an id is unknown, a run of
+ * byte tokens is not valid UTF-8, or (strict) a stream has a format error: the reference decoder
+ * then decodes the ids, with its first-error rule and id indexes (out holds a partial text).
+ * -1 when memory runs out. */
+int detokenize(const token_table *t, const uint64_t *ids, size_t n, int strict, int skip_special,
+               uint64_t max_output, cpbuf *out);
 
 #endif

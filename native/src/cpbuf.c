@@ -4,16 +4,19 @@
 
 #include "core.h"
 
+void *(*core_realloc)(void *, size_t) = realloc;
+void (*core_free)(void *) = free;
+
 void cpbuf_init(cpbuf *b) { b->data = NULL; b->len = b->cap = 0; }
 
-void cpbuf_free(cpbuf *b) { free(b->data); cpbuf_init(b); }
+void cpbuf_free(cpbuf *b) { core_free(b->data); cpbuf_init(b); }
 
 int cpbuf_reserve(cpbuf *b, size_t more) {
     if (more <= b->cap - b->len) return 0;
     if (more > (SIZE_MAX / sizeof(uint32_t)) - b->len) return -1;
     size_t need = b->len + more, cap = b->cap ? b->cap : 64;
     while (cap < need) cap = cap > SIZE_MAX / 2 / sizeof(uint32_t) ? need : cap * 2;
-    uint32_t *data = realloc(b->data, cap * sizeof(uint32_t));
+    uint32_t *data = core_realloc(b->data, cap * sizeof(uint32_t));
     if (!data) return -1;
     b->data = data;
     b->cap = cap;

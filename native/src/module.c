@@ -1,6 +1,7 @@
 /* functok._native: the CPython binding of the C core (core.h). This file holds what the binding's
  * files share (binding.h) and builds the module from their tables: bind_codec.c (encode,
- * pretokens, nfc, split). Each function takes and gives Python objects; the work runs on a copy
+ * pretokens, nfc, split), bind_decode.c (decode) and bind_detokenize.c (Tokenizer.decode's
+ * fast road). Each function takes and gives Python objects; the work runs on a copy
  * of the text's code points with the GIL released, so that threads run in parallel. The pure
  * path stays the reference. */
 #include "binding.h"
@@ -75,6 +76,8 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "functok._native",
 
 PyMODINIT_FUNC PyInit__native(void) {
     ucd_init();
+    core_realloc = PyMem_RawRealloc; /* the core's memory, as tracemalloc sees the pure path's */
+    core_free = PyMem_RawFree;
     PyObject *errors = PyImport_ImportModule("functok.errors");
     if (!errors) return NULL;
     format_error = PyObject_GetAttrString(errors, "FormatError");
@@ -82,5 +85,7 @@ PyMODINIT_FUNC PyInit__native(void) {
     if (!format_error) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m && PyModule_AddFunctions(m, codec_methods)) Py_CLEAR(m);
+    if (m && PyModule_AddFunctions(m, decode_methods)) Py_CLEAR(m);
+    if (m && PyModule_AddFunctions(m, detokenize_methods)) Py_CLEAR(m);
     return m;
 }

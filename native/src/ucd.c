@@ -18,6 +18,11 @@ static size_t composition_count;
 
 static int64_t astral_lowers[CASE_PAIRS_COUNT]; /* the astral lower members, sorted */
 static size_t astral_lower_count;
+static int64_t astral_uppers[CASE_PAIRS_COUNT]; /* lower << 21 | upper of the astral pairs, sorted */
+
+/* 3.4 inverted, for the decoder (7.6): (base, its marks) as mark_key makes it -> composed, sorted. */
+typedef struct { uint64_t key; uint32_t composed; } mark_composition;
+static mark_composition mark_compositions[MARK_DECOMPOSITIONS_COUNT];
 
 static void fill(uint8_t *bmp, const int32_t (*ranges)[3], size_t count) {
     for (size_t k = 0; k < count; k++)
@@ -46,14 +51,22 @@ static int range_value(const int32_t (*ranges)[3], size_t count, uint32_t cp) {
     return row ? row[2] : 0;
 }
 
-static int by_key(const void *a, const void *b) {
-    uint64_t x = ((const pair *)a)->key, y = ((const pair *)b)->key;
+static int by_key(const void *a, const void *b) { /* pair and mark_composition alike: the key first */
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
 }
 
 static int by_value(const void *a, const void *b) {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
     return x < y ? -1 : x > y;
+}
+
+/* The key of a base and up to 3 mark indexes (no composition has more):
+ * base << 16 | count << 12 | the indexes, 4 bits each, the first lowest. */
+static uint64_t mark_key(uint32_t base, const int32_t *marks, size_t count) {
+    uint64_t key = (uint64_t)base << 16 | (uint64_t)count << 12;
+    for (size_t k = 0; k < count && k < 3; k++) key |= (uint64_t)(marks[k] & 15) << (4 * k);
+    return key;
 }
 
 void ucd_init(void) {
@@ -69,10 +82,18 @@ void ucd_init(void) {
             upper_bmp[lower] = (uint16_t)upper;
             ucd_special_bmp[upper] |= SPECIAL_CASE;
         } else {
+            astral_uppers[astral_lower_count] = (int64_t)lower << 21 | upper;
             astral_lowers[astral_lower_count++] = lower;
         }
     }
     qsort(astral_lowers, astral_lower_count, sizeof astral_lowers[0], by_value);
+    qsort(astral_uppers, astral_lower_count, sizeof astral_uppers[0], by_value);
+    for (size_t k = 0; k < MARK_DECOMPOSITIONS_COUNT; k++) {
+        const int32_t *d = MARK_DECOMPOSITIONS[k];
+        mark_compositions[k].key = mark_key((uint32_t)d[1], d + 3, (size_t)d[2]);
+        mark_compositions[k].composed = (uint32_t)d[0];
+    }
+    qsort(mark_compositions, MARK_DECOMPOSITIONS_COUNT, sizeof mark_compositions[0], by_key);
     for (size_t k = 0; k < MARK_DECOMPOSITIONS_COUNT; k++)
         if (MARK_DECOMPOSITIONS[k][0] < 0x10000) ucd_special_bmp[MARK_DECOMPOSITIONS[k][0]] |= SPECIAL_MARKS;
     for (uint32_t cp = 0xE000; cp <= 0xEFFF; cp++) ucd_special_bmp[cp] |= SPECIAL_ESCAPE;
@@ -136,4 +157,26 @@ int64_t ucd_compose(uint32_t first, uint32_t second) {
     pair key = {(uint64_t)first << 21 | second, 0};
     const pair *found = bsearch(&key, compositions, composition_count, sizeof key, by_key);
     return found ? (int64_t)found->composite : -1;
+}
+
+uint32_t ucd_upper(uint32_t cp) {
+    if (cp < 0x10000) return upper_bmp[cp] ? upper_bmp[cp] : cp;
+    size_t lo = 0, hi = astral_lower_count;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        uint32_t lower = (uint32_t)(astral_uppers[mid] >> 21);
+        if (cp < lower) hi = mid;
+        else if (cp > lower) lo = mid + 1;
+        else return (uint32_t)(astral_uppers[mid] & 0x1FFFFF);
+    }
+    return cp;
+}
+
+int64_t ucd_compose_marks(uint32_t base, const uint8_t *marks, size_t count) {
+    if (count == 0 || count > 3) return -1;
+    int32_t indexes[3];
+    for (size_t k = 0; k < count; k++) indexes[k] = marks[k];
+    mark_composition key = {mark_key(base, indexes, count), 0};
+    const mark_composition *found = bsearch(&key, mark_compositions, MARK_DECOMPOSITIONS_COUNT, sizeof key, by_key);
+    return found ? (int64_t)found->composed : -1;
 }

@@ -17,6 +17,31 @@
 /* The 13 marks (spec 2.3), in opcode order U+E101..U+E10D. */
 static const uint32_t MARK_CODE_POINTS[13] = {0x0303,0x0301,0x0300,0x0302,0x0308,0x0304,0x0307,0x030A,0x030B,0x030C,0x0326,0x0327,0x0328};
 
+/* The assigned opcodes (spec 2.1): code point, number of arguments, name. */
+static const struct { uint32_t code_point; int arity; const char *name; } OPCODE_TABLE[] = {
+    {0xE100, 1, "CAPITALIZE"},
+    {0xE101, 1, "TILDE"},
+    {0xE102, 1, "ACUTE"},
+    {0xE103, 1, "GRAVE"},
+    {0xE104, 1, "CIRCUMFLEX"},
+    {0xE105, 1, "DIAERESIS"},
+    {0xE106, 1, "MACRON"},
+    {0xE107, 1, "DOT_ABOVE"},
+    {0xE108, 1, "RING_ABOVE"},
+    {0xE109, 1, "DOUBLE_ACUTE"},
+    {0xE10A, 1, "CARON"},
+    {0xE10B, 1, "COMMA_BELOW"},
+    {0xE10C, 1, "CEDILLA"},
+    {0xE10D, 1, "OGONEK"},
+    {0xE110, 2, "UPPERCASE"},
+    {0xE200, 2, "REPEAT"},
+    {0xE201, 3, "MULTIREPEAT"},
+};
+#define OPCODE_TABLE_COUNT 17
+
+/* The error kinds (spec 8.1), in the order of spec/opcodes.json (core.h's DECODE_* kinds, from 1). */
+static const char *const ERROR_KIND_NAMES[] = {"unknown-opcode", "truncated-instruction", "stray-argument", "bad-count", "bad-range", "position-out-of-range", "dangling-group", "escape-at-end", "output-too-large", "lone-surrogate"};
+
 /* spec 3.2: first, last, class (1 L, 2 N, 3 White_Space) */
 static const int32_t CLASS_RANGES[][3] = {
     {0x9,0xD,0x3}, {0x20,0x20,0x3}, {0x30,0x39,0x2}, {0x41,0x5A,0x1}, {0x61,0x7A,0x1},

@@ -55,6 +55,18 @@ def mark_code_points() -> list[int]:
     return [int(entry["mark"].removeprefix("U+"), 16) for entry in marks]
 
 
+def opcode_rows() -> list[str]:
+    """spec/opcodes.json's assigned opcodes as C initializers {code point, arity, name} (spec 2.1)."""
+    opcodes = json.loads(OPCODES.read_text(encoding="utf-8"))["opcodes"]
+    return [f'    {{0x{entry["code_point"].removeprefix("U+")}, {len(entry["args"])}, "{entry["name"]}"}},'
+            for entry in opcodes]
+
+
+def error_kinds() -> list[str]:
+    """spec/opcodes.json's error kinds (spec 8.1), in its order."""
+    return [entry["kind"] for entry in json.loads(OPCODES.read_text(encoding="utf-8"))["errors"]]
+
+
 def c_array(kind: str, name: str, rows: list[tuple[int, ...]], comment: str) -> str:
     width = len(rows[0])
     lines = [f"/* {comment} */", f"static const {kind} {name}[][{width}] = {{"]
@@ -106,6 +118,15 @@ def header() -> str:
         "",
         "/* The 13 marks (spec 2.3), in opcode order U+E101..U+E10D. */",
         "static const uint32_t MARK_CODE_POINTS[13] = {" + ",".join(f"0x{m:04X}" for m in marks) + "};",
+        "",
+        "/* The assigned opcodes (spec 2.1): code point, number of arguments, name. */",
+        "static const struct { uint32_t code_point; int arity; const char *name; } OPCODE_TABLE[] = {",
+        *opcode_rows(),
+        "};",
+        f"#define OPCODE_TABLE_COUNT {len(opcode_rows())}",
+        "",
+        "/* The error kinds (spec 8.1), in the order of spec/opcodes.json (core.h's DECODE_* kinds, from 1). */",
+        "static const char *const ERROR_KIND_NAMES[] = {" + ", ".join(f'"{k}"' for k in error_kinds()) + "};",
         "",
         c_array("int32_t", "CLASS_RANGES", ranges_with_value("classes.txt", CLASS_CODES),
                 "spec 3.2: first, last, class (1 L, 2 N, 3 White_Space)"),

@@ -11,6 +11,10 @@ Errors go through one method, :meth:`_Decoder.error`, which does what the mode n
 says comes first, and stops after the group and text that hold it (every later group's errors
 have larger offsets). Memory stays proportional to the input plus the output: instructions are
 read one at a time, and a text is split into slots only for its first 256.
+
+Where the C core is built (:mod:`functok.native`), :func:`decode` checks its options here and hands
+the stream to ``native/src/decode.c``, which gives the same text or the same error (kind, offset and
+message); this module stays the reference (``FUNCTOK_PURE=1`` runs it).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from .cache import remember
 from .errors import FormatError, strict_order
 from .grammar import FORMAT_CLASS, GROUP_CLASS, GROUP_START, NEEDS_DECODING, SLOT, STREAM_PART, SURROGATE
 from .grammar import group_end, unescape
+from .native import core as native
 from .opcodes import (
     ARGUMENT_FIRST,
     ARGUMENT_LAST,
@@ -93,6 +98,8 @@ def decode(stream: str, *, errors: str = "strict", max_output: int = DEFAULT_MAX
     if errors not in ERRORS:
         raise ValueError(f"errors must be 'strict' or 'replace', not {errors!r}")
     max_output = check_max_output(max_output)
+    if native is not None:  # the C core (native/src/decode.c): the same text, or the same error
+        return native.decode(stream, errors == "strict", max_output)
     if not NEEDS_DECODING.search(stream):
         return stream  # plain text is its own decoding
     if ESCAPE_CHAR not in stream and not SURROGATE.search(stream):

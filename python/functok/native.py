@@ -2,7 +2,7 @@
 
 The C core is ``functok._native``, built from ``native/`` by ``pip install`` wherever a C compiler
 is found (the package installs pure where none is). The codec's entry points (:func:`functok.encode`,
-:func:`functok.pretokens`) call it when it is there, and it gives the same output and the same
+:func:`functok.pretokens`, :func:`functok.decode`) call it when it is there, and it gives the same output and the same
 errors as the pure path, which stays the spec's executable form (and what Pyodide runs).
 ``FUNCTOK_PURE=1`` in the environment, read when functok is imported, makes the pure path run:
 the pure codec, and the pure-Python BPE in every :class:`functok.Tokenizer`.

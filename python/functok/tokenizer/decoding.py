@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from ..decode import ERRORS
 from ..decode import decode as decode_stream
 from ..errors import FormatError
+from ..native import core as native
 from .bpe import byte_fallback_token
 from .errors import ByteFallbackError, TokenFormatError, UnknownTokenIdError
 
@@ -31,6 +32,13 @@ class TokenTable:
         self.token = token
         self.special = {i: t for t, i in special_tokens.items()}
         self.byte = {vocab[byte_fallback_token(b)]: b for b in range(256)}
+        self._native = None  # the C core's copy (native/src/detokenize.c), built on first use
+
+    def native(self):
+        """The C core's copy of this table, or None where the pure path runs."""
+        if self._native is None and native is not None:
+            self._native = native.token_table(dict(self.token), self.byte, self.special)
+        return self._native
 
 
 def utf8_error(data: bytes, first_index: int) -> ByteFallbackError:
@@ -115,6 +123,13 @@ def decode_ids(table: TokenTable, ids: Iterable[int], *, errors: str, skip_speci
     if not isinstance(ids, Sequence):
         ids = list(ids)  # an error's id is found by reading its stretch again
     strict = errors == "strict"
+    if native is not None and _is_max_output(max_output):
+        # The C core's road: the same text wherever no question comes up. Where one does (an
+        # unknown id, invalid UTF-8 in byte tokens, a strict format error) the ids are decoded
+        # below, and the first error is found and attributed to its id here, in one place.
+        text = native.detokenize(table.native(), ids, strict, skip_special_tokens, max_output)
+        if text is not None:
+            return text
     out: list[str] = []
     tokens: list[str] = []  # the current stretch's stream
     run = bytearray()  # byte-fallback tokens waiting to be read as UTF-8
@@ -149,6 +164,12 @@ def decode_ids(table: TokenTable, ids: Iterable[int], *, errors: str, skip_speci
         first_error = _read_bytes(run, run_start, tokens, strict, first_error)
     out.append(_decode_stretch(table, ids, stretch_start, tokens, first_error, errors, max_output))
     return "".join(out)
+
+
+def _is_max_output(value: object) -> bool:
+    """Whether ``value`` passes :func:`functok.decode.check_max_output` (else the pure road raises
+    its error when it decodes its first stretch, after any error of the ids before it)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def _decode_stretch(table: TokenTable, ids: Sequence[int], start: int, tokens: list[str], first_error,
