@@ -2,10 +2,11 @@
  * leaves its output buffer valid). Linked with fuzz-ldflags: -Wl,--wrap=malloc,--wrap=realloc
  * so that the core's allocations come here first: byte 0 is the encoder configuration
  * (fuzz_read_config), byte 1 says which allocation fails (the 1st to the 256th, counting from
- * the start of each call below), the rest is the text. Invariants checked, for nfc, encode_text
- * and pretokens: a call returns -1 only when an allocation failed, and otherwise gives what it
- * gives with memory to spare; after -1 its buffers are still valid (freeing them leaks nothing,
- * which LeakSanitizer checks). */
+ * the start of each call below), the rest is the text. Invariants checked, for nfc, encode_text,
+ * pretokens and decode_stream (the text read as a stream): a call returns -1 only when an
+ * allocation failed, and otherwise gives what it gives with memory to spare (the same error
+ * too); after -1 its buffers are still valid (freeing them leaks nothing, which LeakSanitizer
+ * checks). */
 #include "fuzz.h"
 
 void *__real_malloc(size_t size);
@@ -72,6 +73,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     cpbuf_free(&got);
     offsets_free(&want_ends);
     offsets_free(&got_ends);
+
+    /* decode_stream, the text read as a stream, strict and lenient */
+    for (int strict = 0; strict <= 1; strict++) {
+        decode_error want_error, got_error;
+        memset(&want_error, 0, sizeof want_error);
+        memset(&got_error, 0, sizeof got_error);
+        OK(decode_stream(text, 4, n, strict, 1u << 16, &want, &want_error));
+        arm(fail_at);
+        r = decode_stream(text, 4, n, strict, 1u << 16, &got, &got_error);
+        disarm();
+        CHECK(r == -1 ? failed_one : r == 0 && fuzz_same(got.data, got.len, want.data, want.len));
+        CHECK(r == -1 || (got_error.kind == want_error.kind && got_error.offset == want_error.offset));
+        cpbuf_free(&want);
+        cpbuf_free(&got);
+    }
     free(text);
     return 0;
 }
