@@ -28,7 +28,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         line++;
         start = k + 1;
     }
-    for (int b = 0; b < 256; b++) OK(token_table_set(&table, bytes + (size_t)b, TOKEN_BYTE, NULL, 0, (uint8_t)b));
+    for (int b = 0; b < 256; b++)
+        OK(token_table_set(&table, bytes + (size_t)b, TOKEN_BYTE, NULL, 0, (uint8_t)b));
     static const uint32_t S[3] = {'<', 's', '>'};
     OK(token_table_set(&table, special, TOKEN_SPECIAL, S, 3, 0));
 
