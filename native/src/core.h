@@ -176,5 +176,35 @@ void token_table_free(token_table *t);
  * -1 when memory runs out. */
 int detokenize(const token_table *t, const uint64_t *ids, size_t n, int strict, int skip_special,
                uint64_t max_output, cpbuf *out);
+/* --- Spec 10: optimal segmentation (segment.c) -------------------------------------------- */
+
+/* The candidate tokens of spec 10 (no special tokens, no byte-fallback tokens), built once and
+ * then read only, so that threads may segment with one segmenter at once. A word (a pre-token
+ * spelled in the vocabulary's symbols: code points, or bytes 0..255) is segmented exactly as
+ * python/functok/tokenizer/segment.py does under "leftmost-longest"; "prefer-greedy" is that
+ * result unless the greedy ids are as few, which the caller compares. */
+typedef struct segmenter segmenter;
+
+segmenter *segmenter_new(void);                        /* NULL when memory runs out */
+void segmenter_free(segmenter *s);
+/* Add a candidate token (its symbols, each <= 0x10FFFF) and its id; a token added twice keeps
+ * the last id. -1 when memory runs out. */
+int segmenter_add(segmenter *s, const uint32_t *token, size_t n, uint32_t id);
+/* Byte fallback (spec 10.1): a symbol that is not a candidate token becomes the tokens of its
+ * UTF-8 bytes, byte_id[b] where has_byte[b]; a symbol with a byte missing cannot be spelled. */
+void segmenter_set_byte_fallback(segmenter *s, const uint32_t byte_id[256], const uint8_t has_byte[256]);
+int segmenter_has_fallback(const segmenter *s);
+int segmenter_is_token(const segmenter *s, uint32_t symbol); /* the one-symbol word is a token */
+/* 1 and *id when the whole word is one candidate token, else 0. */
+int segmenter_whole(const segmenter *s, const uint32_t *word, size_t n, uint32_t *id);
+
+enum { SEGMENT_OK = 0, SEGMENT_NO_MEMORY = -1, SEGMENT_NO_TOKEN = -2, SEGMENT_NO_FALLBACK = -3 };
+/* The ids of the leftmost-longest optimal segmentation of word[0:n], appended to out.
+ * SEGMENT_NO_FALLBACK: the symbol at *at is not a token and byte fallback cannot spell it (the
+ * rightmost such symbol, where the reference's fallback raises first). SEGMENT_NO_TOKEN: with
+ * no byte fallback, some symbol is in no token, so nothing spells the word. Time is O(n x the
+ * longest token prefix matched); memory 12 bytes per symbol. On failure out may be partly
+ * filled. */
+int segment_word(const segmenter *s, const uint32_t *word, size_t n, idbuf *out, size_t *at);
 
 #endif

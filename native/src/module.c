@@ -1,9 +1,9 @@
 /* functok._native: the CPython binding of the C core (core.h). This file holds what the binding's
- * files share (binding.h) and builds the module from their tables: bind_codec.c (encode,
- * pretokens, nfc, split), bind_decode.c (decode) and bind_detokenize.c (Tokenizer.decode's
- * fast road). Each function takes and gives Python objects; the work runs on a copy
- * of the text's code points with the GIL released, so that threads run in parallel. The pure
- * path stays the reference. */
+ * files share (binding.h) and builds the module from their tables and types: bind_codec.c (encode,
+ * pretokens, nfc, split), bind_decode.c (decode), bind_detokenize.c (Tokenizer.decode's fast
+ * road) and bind_segment.c (Segmenter). Each function takes and gives Python objects; the work
+ * runs on the text's code points with the GIL released, so that threads run in parallel. The
+ * pure path stays the reference. */
 #include "binding.h"
 
 PyObject *format_error; /* functok.errors.FormatError */
@@ -87,5 +87,6 @@ PyMODINIT_FUNC PyInit__native(void) {
     if (m && PyModule_AddFunctions(m, codec_methods)) Py_CLEAR(m);
     if (m && PyModule_AddFunctions(m, decode_methods)) Py_CLEAR(m);
     if (m && PyModule_AddFunctions(m, detokenize_methods)) Py_CLEAR(m);
+    if (m && PyModule_AddType(m, &segmenter_type)) Py_CLEAR(m);
     return m;
 }

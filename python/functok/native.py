@@ -5,7 +5,7 @@ is found (the package installs pure where none is). The codec's entry points (:f
 :func:`functok.pretokens`, :func:`functok.decode`) call it when it is there, and it gives the same output and the same
 errors as the pure path, which stays the spec's executable form (and what Pyodide runs).
 ``FUNCTOK_PURE=1`` in the environment, read when functok is imported, makes the pure path run:
-the pure codec, and the pure-Python BPE in every :class:`functok.Tokenizer`.
+the pure codec, and the pure-Python BPE and optimal segmenter in every :class:`functok.Tokenizer`.
 
 >>> backend() in ("native", "pure")
 True
