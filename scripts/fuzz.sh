@@ -2,7 +2,7 @@
 # Fuzzes the C core (native/src/ without the CPython binding) under AddressSanitizer,
 # UndefinedBehaviorSanitizer and LeakSanitizer:
 #
-#     scripts/fuzz.sh [SECONDS_PER_TARGET]      (default 60)
+#     scripts/fuzz.sh [SECONDS_PER_TARGET [TARGET...]]      (default 60, every target)
 #
 # For each target native/fuzz/fuzz_NAME.c (a new target is one new file; its seeds and link flags
 # are lines in it, see native/fuzz/fuzz.h and seeds.py): build it with
@@ -21,6 +21,7 @@ PYTHON="${PYTHON:-.venv/bin/python}"
 [ -x "$PYTHON" ] || PYTHON=python3
 CFLAGS=(-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -g -O1 -std=c11 -Wall -Wextra -Werror)
 source native/fuzz/targets.sh  # CORE, TARGETS, target_ldflags
+[ $# -lt 2 ] || TARGETS=("${@:2}")
 
 # clang with libFuzzer's runtime (Debian: clang, libclang-rt-14-dev), installed only when missing.
 probe() { echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' |
