@@ -345,7 +345,8 @@ function expand(list, start, end, count) {
   for (const x of after) list.push(x);
 }
 
-function checkOptions(stream, errors, maxOutput) {
+/** A TypeError unless decode's stream and options are of the right kinds (native/wasm/core.mjs checks with it too). */
+export function checkOptions(stream, errors, maxOutput) {
   if (typeof stream !== 'string') throw new TypeError(`expected a string, not ${typeof stream}`);
   if (errors !== 'strict' && errors !== 'replace') throw new TypeError(`errors must be 'strict' or 'replace', not ${JSON.stringify(errors)}`);
   if (!Number.isSafeInteger(maxOutput) || maxOutput < 0) throw new TypeError('maxOutput must be a non-negative integer');

@@ -9,7 +9,8 @@ import { encodePiece, instructionCodes } from './serialize.mjs';
 /** The pre-token rules of spec 9: split (9.1), whole pieces (9.2), context chains (9.4). */
 export const FUSE_MODES = Object.freeze(['none', 'all', 'frequent']);
 
-function fuseMode(fuse, splitOperators) {
+/** The fuse mode of a call's options: `fuse`, or the default `splitOperators` gives; TypeError if unknown. */
+export function fuseMode(fuse, splitOperators) {
   if (fuse === undefined || fuse === null) return splitOperators ? 'none' : 'all';
   if (!FUSE_MODES.includes(fuse)) throw new TypeError(`unknown fuse mode ${JSON.stringify(fuse)}: expected one of ${FUSE_MODES.join(', ')}`);
   return fuse;
