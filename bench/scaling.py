@@ -244,7 +244,7 @@ def _tokenize(segmentation: str) -> Callable[[str], int]:
         from functok.encode import clear_caches
 
         tok = _chain_tokenizer()
-        tok.vocabulary.clear_caches()  # hostile input is met cold
+        tok.clear_caches()  # hostile input is met cold (the C core's cache too)
         clear_caches()
         return len(tok.encode(text, segmentation=segmentation).ids)
     return run
@@ -255,6 +255,22 @@ CASES += [
     Case(f"tokenizer-encode-chain-{seg}", lambda n: "A B " * (n // 4), _tokenize(seg), _CHAIN_SIZES, 5.0,
          f"Tokenizer.encode ({seg}): capitals and spaces, one context chain (fuse=frequent, spec 9.4)")
     for seg in ("greedy", "optimal")
+]
+
+
+# The greedy path runs in the C core where it is built (functok.backend() says whether): one
+# giant pre-token of letters (one BPE word, n log n with its queue), and private-use soup (each
+# code point escaped and written in byte-fallback tokens). One BPE word is n log n, as in
+# tokenizers: log 2^20 / log 2^18 makes 4x the word 4.4x the work, and the C core's queue of a
+# million entries outgrows the processor's caches (measured: 4.7x to 5.4x; the pure path, whose
+# constant hides it, 3.9x), hence 6x for that case.
+_WORD_SIZES = (1 << 18, 1 << 19, 1 << 20)  # code points
+CASES += [
+    Case("tokenizer-encode-letters-greedy", lambda n: _letters(n), _tokenize("greedy"), _WORD_SIZES, 6.0,
+         "Tokenizer.encode (greedy): one pre-token of random letters"),
+    Case("tokenizer-encode-private-use-greedy", lambda n: "".join(chr(0xF0000 + k % 0xFFFD) for k in range(n)),
+         _tokenize("greedy"), _WORD_SIZES, 5.0,
+         "Tokenizer.encode (greedy): plane-15 private use, escaped, in byte-fallback tokens"),
 ]
 
 

@@ -1,14 +1,22 @@
 """Tokenizer throughput and peak memory, as ratios against Rust baselines measured in the same run.
 
     .venv/bin/python bench/tokenize.py [--repeat N] [--tokenizer FILE] [--gpt2 FILE] [--mb N]
+                                       [--vocab-size N] [--cases A,B,...]
 
 On the standard library's source and on the UDHR (where present) it measures, in MB/s of
 UTF-8 input:
 
-* functok greedy:   ``Tokenizer.encode`` (codec + greedy BPE);
+* functok greedy:   ``Tokenizer.encode`` (codec + greedy BPE), on the C core where it is built;
+* greedy pure:      the same under ``FUNCTOK_PURE=1``: the pure-Python reference (the baseline of
+                    the C core);
+* batch 1 / 2 thr:  ``Tokenizer.encode_batch(docs, num_threads=1 or 2)`` over the whole corpus
+                    in one call (2 threads / 1 thread is the parallel speedup; the machine's
+                    other load shows in it);
 * functok optimal:  ``Tokenizer.encode(segmentation="optimal")`` (codec + minimum tokens);
 * HF plain:         Hugging Face ``tokenizers`` ``encode`` (one thread) with the same vocabulary
                     and the llama3 splitter, NFC, without the codec (the baseline);
+* GPT-2 greedy:     functok's greedy encode on the GPT-2 rank file (GPT-2 pre-tokens, tiktoken's
+                    merge rule, in the C core where it is built; the same ids as tiktoken);
 * GPT-2 optimal:    functok's optimal segmenter on the GPT-2 rank file (GPT-2 pre-tokens);
 * tiktoken:         tiktoken's ``encode_ordinary`` on the same rank file (the baseline).
 
@@ -18,12 +26,15 @@ the single pass: the first pass over the corpus, with empty caches, which is wha
 memory is that process's high-water mark (with its growth during encoding: the text, the
 vocabulary and the interpreter are loaded before).
 
-The functok tokenizer (16k vocabulary) is trained here on other standard library files and half
+The functok tokenizer (32k vocabulary, the ``compact`` profile and ``frequent`` fuse, the
+defaults) is trained here on other standard library files and half
 of the UDHR translations, unless ``--tokenizer`` gives one. The GPT-2 rank file comes from ``--gpt2``, ``$FUNCTOK_GPT2_TIKTOKEN``
 or ``~/.cache/functok/gpt2.tiktoken`` (``pip download --no-deps openai-whisper`` holds it as
 ``whisper/assets/gpt2.tiktoken``); without it the GPT-2 rows are skipped.
 
-Goals (issue 4): functok optimal >= 1.0x HF plain; GPT-2 optimal >= 0.5x tiktoken.
+Goals (issue 4): functok optimal >= 1.0x HF plain; GPT-2 optimal >= 0.5x tiktoken. Issue 22:
+functok greedy >= 1.0x tiktoken on both corpora; GPT-2 greedy >= 1.0x tiktoken; encode_batch 2
+threads >= 1.8x 1 thread.
 """
 
 from __future__ import annotations
@@ -47,7 +58,11 @@ from pathlib import Path  # noqa: E402
 
 from corpora import UDHR, read_files, stdlib_files  # noqa: E402
 
-CASES = ("functok-greedy", "functok-optimal", "hf-plain", "gpt2-optimal", "tiktoken")
+CASES = ("functok-greedy", "greedy-pure", "batch-1-thread", "batch-2-threads", "functok-optimal", "hf-plain",
+         "gpt2-greedy", "gpt2-optimal", "tiktoken")
+GPT2_CASES = ("gpt2-greedy", "gpt2-optimal", "tiktoken")
+PURE_CASES = ("greedy-pure",)  # run with FUNCTOK_PURE=1
+BATCH_CASES = {"batch-1-thread": 1, "batch-2-threads": 2}  # encode_batch over every document at once
 
 
 # --- corpora ------------------------------------------------------------------------------
@@ -83,12 +98,18 @@ def _rss_mb() -> float:
 
 
 def _encoder(case: str, tokenizer_path: str, gpt2_path: str):
-    if case in ("functok-greedy", "functok-optimal"):
+    if case in ("functok-greedy", "functok-optimal", "greedy-pure"):
         from functok.tokenizer import Tokenizer
 
         tok = Tokenizer.from_file(tokenizer_path)
-        segmentation = case.split("-")[1]
+        segmentation = "optimal" if case == "functok-optimal" else "greedy"
         return lambda text: tok.encode(text, segmentation=segmentation, disallowed_special=()).ids
+    if case in BATCH_CASES:  # takes the list of documents
+        from functok.tokenizer import Tokenizer
+
+        tok = Tokenizer.from_file(tokenizer_path)
+        return lambda docs: [e.ids for e in tok.encode_batch(docs, num_threads=BATCH_CASES[case],
+                                                             disallowed_special=())]
     if case == "hf-plain":
         from tokenizers import Tokenizer as HFTokenizer
 
@@ -100,11 +121,11 @@ def _encoder(case: str, tokenizer_path: str, gpt2_path: str):
             "behavior": "Isolated", "invert": False})
         hf = HFTokenizer.from_str(json.dumps(data))
         return lambda text: hf.encode(text, add_special_tokens=False).ids
-    if case == "gpt2-optimal":
+    if case in ("gpt2-greedy", "gpt2-optimal"):
         from functok.tokenizer.external import load_tiktoken
 
         vocab = load_tiktoken(gpt2_path, pattern="gpt2")
-        return lambda text: vocab.encode(text, segmentation="optimal")
+        return lambda text: vocab.encode(text, segmentation=case.split("-")[1])
     if case == "tiktoken":
         import tiktoken
 
@@ -119,16 +140,20 @@ def _encoder(case: str, tokenizer_path: str, gpt2_path: str):
 def child(case: str, corpus_name: str, mb: float, repeat: int, tokenizer_path: str, gpt2_path: str) -> dict:
     docs = corpus(corpus_name, mb)
     encode = _encoder(case, tokenizer_path, gpt2_path)
-    encode("warm up the imports, not the caches")
+    if case in BATCH_CASES:
+        encode(["warm up the imports, not the caches"])
+        batch = encode
+    else:
+        encode("warm up the imports, not the caches")
+        batch = lambda docs: [encode(doc) for doc in docs]  # noqa: E731
     before = _rss_mb()
     start = time.perf_counter()
-    tokens = sum(len(encode(doc)) for doc in docs)
+    tokens = sum(map(len, batch(docs)))
     cold = time.perf_counter() - start
     warm = cold
     for _ in range(repeat):
         start = time.perf_counter()
-        for doc in docs:
-            encode(doc)
+        batch(docs)
         warm = min(warm, time.perf_counter() - start)
     size = sum(len(doc.encode()) for doc in docs) / 1e6
     return {"case": case, "MB": size, "tokens": tokens, "cold": size / cold, "warm": size / warm,
@@ -139,10 +164,30 @@ def run_child(case: str, corpus_name: str, args, tokenizer_path: str, gpt2_path:
     cmd = [sys.executable, str(Path(__file__).resolve()), "--child", case, corpus_name,
            "--mb", str(args.mb), "--repeat", str(args.repeat), "--tokenizer", tokenizer_path,
            "--gpt2", gpt2_path or ""]
-    done = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, RAYON_NUM_THREADS="1"))
+    env = dict(os.environ, RAYON_NUM_THREADS="1")
+    env["FUNCTOK_PURE"] = "1" if case in PURE_CASES else os.environ.get("FUNCTOK_PURE", "")
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if done.returncode:
         raise RuntimeError(f"{case} on {corpus_name} failed:\n{done.stderr}")
     return json.loads(done.stdout)
+
+
+def machine_parallelism(repeat: int = 3) -> float:
+    """How much faster 2 threads do twice the work of 1, on work that releases the GIL throughout
+    (hashlib's SHA-256): the most encode_batch's 2 threads / 1 thread can show on this machine
+    now (2.0 on two idle cores; less when other processes hold the cores)."""
+    import hashlib
+    from concurrent.futures import ThreadPoolExecutor
+
+    data = b"x" * 50_000_000
+
+    def timed(threads: int) -> float:
+        with ThreadPoolExecutor(threads) as pool:
+            start = time.perf_counter()
+            list(pool.map(lambda _: hashlib.sha256(data).digest(), range(threads)))
+            return (time.perf_counter() - start) / threads  # seconds per unit of work
+
+    return min(timed(1) for _ in range(repeat)) / min(timed(2) for _ in range(repeat))
 
 
 # --- the report ---------------------------------------------------------------------------
@@ -154,11 +199,11 @@ def prepare_tokenizer(args, workdir: Path) -> str:
     from functok.tokenizer import Tokenizer
 
     start = time.perf_counter()
-    tok = Tokenizer.train(iter(training_text(args.train_mb)), vocab_size=16_000, show_progress=False)
-    path = workdir / "stdlib-16k.json"
+    tok = Tokenizer.train(iter(training_text(args.train_mb)), vocab_size=args.vocab_size, show_progress=False)
+    path = workdir / f"stdlib-{args.vocab_size}.json"
     tok.save(path)
-    print(f"# trained a 16k functok tokenizer on {args.train_mb} MB of stdlib source and half the "
-          f"UDHR in {time.perf_counter() - start:.1f} s")
+    print(f"# trained a {args.vocab_size}-token functok tokenizer ({tok.profile}/{tok.fuse}) on {args.train_mb} MB "
+          f"of stdlib source and half the UDHR in {time.perf_counter() - start:.1f} s")
     return str(path)
 
 
@@ -168,6 +213,8 @@ def main() -> int:
     parser.add_argument("--mb", type=float, default=4.0, help="MB of stdlib source to encode")
     parser.add_argument("--train-mb", type=float, default=3.0, help="MB of stdlib source to train on")
     parser.add_argument("--tokenizer", help="a saved functok tokenizer (default: train one)")
+    parser.add_argument("--vocab-size", type=int, default=32_000, help="the trained tokenizer's size")
+    parser.add_argument("--cases", default=",".join(CASES), help="which cases, comma-separated")
     parser.add_argument("--gpt2", help="the GPT-2 rank file (gpt2.tiktoken)")
     parser.add_argument("--child", nargs=2, metavar=("CASE", "CORPUS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -179,7 +226,7 @@ def main() -> int:
     from functok.tokenizer.external import find_gpt2_tiktoken
 
     gpt2 = args.gpt2 or (str(find_gpt2_tiktoken() or "") or None)
-    print(f"# functok {functok.__version__}, Python {platform.python_version()}, "
+    print(f"# functok {functok.__version__} ({functok.backend()} codec), Python {platform.python_version()}, "
           f"{platform.machine()}, {os.cpu_count()} cores (shared); one process per case")
     if gpt2 is None:
         print("# GPT-2 rank file not found (--gpt2, $FUNCTOK_GPT2_TIKTOKEN, ~/.cache/functok/"
@@ -193,18 +240,25 @@ def main() -> int:
               f"{'peak RSS MB':>13}{'(growth)':>10}")
         results = {}
         for name in corpora:
-            for case in CASES:
-                if case in ("gpt2-optimal", "tiktoken") and gpt2 is None:
+            for case in args.cases.split(","):
+                if case in GPT2_CASES and gpt2 is None:
                     continue
                 r = run_child(case, name, args, tokenizer_path, gpt2 or "")
                 results[name, case] = r
                 print(f"{name:<8}{case:<17}{r['MB']:>6.1f}{r['tokens']:>11,}{r['cold']:>12.2f}"
                       f"{r['warm']:>11.2f}{r['peak_mb']:>13.0f}{r['growth_mb']:>10.0f}", flush=True)
         print()
+        if any(case in BATCH_CASES for case in args.cases.split(",")):
+            print(f"# the machine now: 2 threads of SHA-256 / 1 thread = {machine_parallelism():.2f}x "
+                  f"(the ceiling of batch-2-threads / batch-1-thread here)")
         print("ratios (single pass / warm)                  goal")
         for name in corpora:
             for ours, base, goal in (("functok-optimal", "hf-plain", 1.0),
                                      ("functok-greedy", "hf-plain", None),
+                                     ("functok-greedy", "tiktoken", 1.0),
+                                     ("functok-greedy", "greedy-pure", None),
+                                     ("batch-2-threads", "batch-1-thread", 1.8),
+                                     ("gpt2-greedy", "tiktoken", 1.0),
                                      ("gpt2-optimal", "tiktoken", 0.5)):
                 if (name, ours) in results and (name, base) in results:
                     a, b = results[name, ours], results[name, base]

@@ -21,7 +21,8 @@ export FUNCTOK_HYPOTHESIS_EXAMPLES="${FUNCTOK_HYPOTHESIS_EXAMPLES:-200}"
 step "Python: the codec's and the tokenizer's tests again on the pure path (FUNCTOK_PURE=1), the reference the C core is held to"
 FUNCTOK_PURE=1 .venv/bin/python -m pytest -q -p no:cacheprovider tests/test_codec.py tests/test_profiles.py \
   tests/test_fusion.py tests/test_spec.py tests/test_conformance_runner.py tests/test_split.py \
-  tests/test_normalize.py tests/test_tokenizer.py tests/test_tokenizer_pure.py tests/test_cli.py \
+  tests/test_normalize.py tests/test_tokenizer.py tests/test_tokenizer_pure.py tests/test_tokenizer_fastpath.py \
+  tests/test_cli.py tests/test_tokenize_cli.py \
   tests/test_decode_errors.py tests/test_decode_modes.py tests/test_decode_memory.py tests/test_decode_stream.py
 
 step "Python: constrained generation in transformers' own generate loop (torch, CPU build, after the main run)"

@@ -182,8 +182,8 @@ def test_the_tables_are_fresh():
     assert result.returncode == 0, result.stderr
 
 
-def test_the_version_names_the_codec_that_runs(native):
-    for value, expected in (("1", "pure codec"), ("", "native codec")):
+def test_the_version_names_the_path_that_runs(native):
+    for value, expected in (("1", "pure Python)"), ("", "C core)")):
         env = dict(os.environ, FUNCTOK_PURE=value, PYTHONPATH=str(REPO / "python"))
         out = subprocess.run([sys.executable, "-m", "functok", "--version"], capture_output=True, text=True,
                              env=env, check=True)

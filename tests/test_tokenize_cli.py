@@ -117,6 +117,19 @@ def test_two_workers_give_the_same_bytes(setup):
     assert shard_files(root / "two-workers") == shard_files(reference)
 
 
+def test_two_threads_give_the_same_bytes_and_the_same_skips(setup):
+    """--threads: batches through Tokenizer.encode_batch; a refused document in a batch is
+    skipped alone (special_text skip refuses the four holding the end-of-text token's text)."""
+    root, _, _, reference = setup
+    assert tokenize(root, root / "two-threads", "--threads", "2") == 0
+    assert shard_files(root / "two-threads") == shard_files(reference)
+    for threads in ("1", "2"):
+        assert tokenize(root, root / f"skip-{threads}", "--threads", threads, "--special-text", "skip") == 0
+    assert shard_files(root / "skip-2") == shard_files(root / "skip-1")
+    manifest = json.loads((root / "skip-2" / "manifest.json").read_text("utf-8"))
+    assert manifest["skipped_by_reason"]["holds a special token's text"] == 4
+
+
 def kill_after_the_first_task(root: Path, corpus: Path, out: Path) -> None:
     """Run tokenize (four tasks, one worker) in a child process and kill it once the first task
     is done: a killed run, with some tasks finished and no manifest."""

@@ -19,6 +19,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from functok.native import PURE
+from functok.native import core as native_core
 from functok.tokenizer import Tokenizer
 from functok.tokenizer.model import _HF_BATCH_MIN
 
@@ -134,8 +136,19 @@ def test_fast_path_ids_equal_pure_path_ids_for_every_accepted_file(case, text, s
     fast, pure = loaded(data, fast=True), loaded(data, fast=False)
     options = {"segmentation": segmentation, "tie_break": tie_break, "allowed_special": "all"}
     assert fast.encode(text, **options).ids == pure.encode(text, **options).ids
-    # It took the fast path (a surrogate token, which Rust strings cannot hold, keeps to the pure one).
-    assert (fast._hf is False) if surrogates else isinstance(fast._hf, tokenizers.Tokenizer)
+    assert took_a_fast_path(fast, surrogates, segmentation)
+
+
+def took_a_fast_path(tok: Tokenizer, surrogates: bool, segmentation: str = "greedy") -> bool:
+    """Whether greedy ids came from compiled code: the C core's encoder where it is built (any
+    file, surrogate tokens too), else ``tokenizers`` (which a surrogate token, which Rust strings
+    cannot hold, keeps to the pure path).
+    Under FUNCTOK_PURE=1 neither: the pure-Python BPE."""
+    if PURE:
+        return tok._native is False and tok._hf is False
+    if native_core is not None:  # the prefer-greedy tie-break's greedy ids too
+        return isinstance(tok._native, native_core.GreedyEncoder) and tok._hf is None
+    return (tok._hf is False) if surrogates else isinstance(tok._hf, tokenizers.Tokenizer)
 
 
 def test_the_fast_path_reads_the_cases_of_the_issue():
@@ -144,11 +157,11 @@ def test_the_fast_path_reads_the_cases_of_the_issue():
     text = " ".join(f"w{k}z" for k in range(3 * _HF_BATCH_MIN))
     fast = loaded(data, fast=True)
     assert fast.encode(text).ids == loaded(data, fast=False).encode(text).ids
-    assert fast._hf is False  # the surrogate token: served by the pure path
+    assert took_a_fast_path(fast, surrogates=True)
     del data["tokenizer"]["model"]["vocab"]["x\udfff"]
     fast = loaded(data, fast=True)
     assert fast.encode(text).ids == loaded(data, fast=False).encode(text).ids
-    assert isinstance(fast._hf, tokenizers.Tokenizer)
+    assert took_a_fast_path(fast, surrogates=False)
 
 
 def issue_file() -> dict:

@@ -36,4 +36,7 @@ extern PyMethodDef detokenize_methods[]; /* bind_detokenize.c */
 /* The types of the bind_*.c files, which module.c adds to the module. */
 extern PyTypeObject segmenter_type; /* bind_segment.c: Segmenter (spec 10) */
 
+/* The types of the bind_*.c files, which module.c adds to the module. */
+extern PyTypeObject GreedyEncoderType, TiktokenMergerType; /* bind_tokenizer.c */
+
 #endif

@@ -117,6 +117,7 @@ typedef struct {
 
 void offsets_init(offsets *o);
 void offsets_free(offsets *o);
+int offsets_push(offsets *o, size_t at);
 
 /* The stream of normalized text appended to out, and where each pre-token of the fuse mode
  * ends in it appended to ends: 9.1 (none), 9.2 (all), 9.4 (frequent). */
@@ -206,5 +207,130 @@ enum { SEGMENT_OK = 0, SEGMENT_NO_MEMORY = -1, SEGMENT_NO_TOKEN = -2, SEGMENT_NO
  * longest token prefix matched); memory 12 bytes per symbol. On failure out may be partly
  * filled. */
 int segment_word(const segmenter *s, const uint32_t *word, size_t n, idbuf *out, size_t *at);
+/* --- Spec 10, 14.4: greedy BPE and the tokenizer's encode (vocab.c, bpe.c, tokenizer.c) ------- */
+
+/* A hash map from a 64-bit key to (rank, value): a merge's pair of ids (left << 32 | right) to
+ * its rank and the id it makes, or a code point to its token's id. rank UINT32_MAX marks an
+ * empty slot, so a rank is below it. */
+typedef struct {
+    uint64_t key;
+    uint32_t rank, value;
+} pair_entry;
+
+typedef struct {
+    pair_entry *slots;
+    size_t cap, len;                                  /* cap: 0 or a power of two */
+} pairmap;
+
+void pairmap_init(pairmap *m);
+void pairmap_free(pairmap *m);
+int pairmap_put(pairmap *m, uint64_t key, uint32_t rank, uint32_t value); /* replaces */
+const pair_entry *pairmap_get(const pairmap *m, uint64_t key);            /* NULL: absent */
+
+/* A merge model: Hugging Face tokenizers' BPE (model.rs) with byte fallback and nothing else
+ * (no prefix, suffix or unk: a functok tokenizer's file has none, spec 14.3). */
+typedef struct {
+    pairmap chars;                                    /* code point -> the id of its one-character token */
+    pairmap merges;                                   /* left << 32 | right -> (merge index, new id) */
+    uint32_t bytes[256];                              /* <0xXX> ids, for characters missing from chars */
+    uint8_t has_byte[256];
+} bpe_model;
+
+void bpe_model_init(bpe_model *m);
+void bpe_model_free(bpe_model *m);
+
+/* What one greedy merge needs, reused from word to word. */
+typedef struct {
+    idbuf symbols;
+    uint32_t *next, *prev;
+    uint8_t *alive;
+    size_t cap;                                       /* of next, prev and alive */
+    struct bpe_queued *queue;                         /* the priority queue of Word::merge_all */
+    size_t queue_cap;
+} bpe_scratch;
+
+void bpe_scratch_init(bpe_scratch *s);
+void bpe_scratch_free(bpe_scratch *s);
+
+/* The greedy ids of one pre-token (a "word": its code points), appended to out: one symbol per
+ * code point (its byte tokens when it has none), then Word::merge_all (bpe.c). */
+int bpe_word(const bpe_model *m, bpe_scratch *s, const uint32_t *word, size_t n, idbuf *out);
+
+/* A bounded cache of ids per pre-token, with functok/cache.py's policy: at most `limit`
+ * entries, and when full the older half goes. It holds two generations of limit/2 entries;
+ * a full young one becomes the old one and the old one is dropped. Pre-tokens longer than
+ * CACHE_MAX_KEY code points are not cached (they rarely repeat), so memory stays bounded. */
+enum { CACHE_MAX_KEY = 256 };
+
+typedef struct {
+    struct cache_entry *entries;
+    uint32_t *slots;                                  /* index + 1 into entries; 0: empty */
+    size_t len, cap, slot_cap;
+    cpbuf arena;                                      /* keys and ids, one after the other */
+} cache_generation;
+
+typedef struct {
+    cache_generation young, old;
+    size_t limit;
+} pretoken_cache;
+
+void pretoken_cache_init(pretoken_cache *c, size_t limit);
+void pretoken_cache_free(pretoken_cache *c);
+/* The cached ids of key[0:n] (*count of them), or NULL. */
+const uint32_t *pretoken_cache_get(const pretoken_cache *c, const uint32_t *key, size_t n, size_t *count);
+int pretoken_cache_put(pretoken_cache *c, const uint32_t *key, size_t n, const uint32_t *ids, size_t count);
+
+/* tiktoken's merge rule (bpe.py's TiktokenBPE): a byte string's rank is its id; a piece that is
+ * a token is that token, else its bytes merge, lowest rank of the joined pair first, leftmost on
+ * ties. `bytemap` maps byte strings to ranks. */
+typedef struct {
+    struct bytemap_entry *entries;
+    uint32_t *slots;                                  /* index + 1 into entries; 0: empty */
+    size_t len, cap, slot_cap;
+    uint8_t *arena;
+    size_t arena_len, arena_cap;
+} bytemap;
+
+void bytemap_init(bytemap *m);
+void bytemap_free(bytemap *m);
+int bytemap_put(bytemap *m, const uint8_t *key, size_t n, uint32_t rank);         /* replaces */
+int bytemap_get(const bytemap *m, const uint8_t *key, size_t n, uint32_t *rank);  /* 1: found */
+
+/* What tiktoken_piece needs, reused from piece to piece. */
+typedef struct {
+    uint32_t *next, *prev;                            /* the parts, by their first byte */
+    uint64_t *rank;                                   /* each part's rank joined with the next one */
+    struct bpe_queued *queue;
+    size_t cap, queue_cap;
+} tiktoken_scratch;
+
+void tiktoken_scratch_init(tiktoken_scratch *s);
+void tiktoken_scratch_free(tiktoken_scratch *s);
+/* The ids of one piece's bytes appended to out: 0; -1 out of memory; -2 a part that is not a
+ * token (a rank file without every single byte), its first byte in *missing_at. */
+int tiktoken_piece(const bytemap *ranks, tiktoken_scratch *s, const uint8_t *piece, size_t n, idbuf *out,
+                   size_t *missing_at);
+
+/* A tokenizer's greedy encode: the codec's options (spec 9) and the merge model. */
+typedef struct {
+    bpe_model bpe;
+    int max_digits, cfg, fuse;
+} greedy_tokenizer;
+
+/* One caller's working memory: the cache and the scratch buffers. A greedy_tokenizer is read
+ * only, so threads share it; each thread needs a workspace of its own. */
+typedef struct {
+    pretoken_cache cache;
+    bpe_scratch scratch;
+    cpbuf stream;
+    offsets ends;
+} greedy_workspace;
+
+void greedy_workspace_init(greedy_workspace *w, size_t cache_limit);
+void greedy_workspace_free(greedy_workspace *w);
+
+/* 14.4: the ids of one stretch of already normalized text (between special tokens): its
+ * pre-tokens (9), then each one's ids from the cache or from bpe_word, appended to out. */
+int greedy_encode(const greedy_tokenizer *t, greedy_workspace *w, const uint32_t *text, size_t n, idbuf *out);
 
 #endif

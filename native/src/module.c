@@ -1,7 +1,8 @@
 /* functok._native: the CPython binding of the C core (core.h). This file holds what the binding's
  * files share (binding.h) and builds the module from their tables and types: bind_codec.c (encode,
  * pretokens, nfc, split), bind_decode.c (decode), bind_detokenize.c (Tokenizer.decode's fast
- * road) and bind_segment.c (Segmenter). Each function takes and gives Python objects; the work
+ * road), bind_segment.c (Segmenter) and bind_tokenizer.c (GreedyEncoder,
+ * TiktokenMerger). Each function takes and gives Python objects; the work
  * runs on the text's code points with the GIL released, so that threads run in parallel. The
  * pure path stays the reference. */
 #include "binding.h"
@@ -88,5 +89,6 @@ PyMODINIT_FUNC PyInit__native(void) {
     if (m && PyModule_AddFunctions(m, decode_methods)) Py_CLEAR(m);
     if (m && PyModule_AddFunctions(m, detokenize_methods)) Py_CLEAR(m);
     if (m && PyModule_AddType(m, &segmenter_type)) Py_CLEAR(m);
+    if (m && (PyModule_AddType(m, &GreedyEncoderType) || PyModule_AddType(m, &TiktokenMergerType))) Py_CLEAR(m);
     return m;
 }

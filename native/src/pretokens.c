@@ -9,7 +9,7 @@ void offsets_init(offsets *o) { o->data = NULL; o->len = o->cap = 0; }
 
 void offsets_free(offsets *o) { free(o->data); offsets_init(o); }
 
-static int offsets_push(offsets *o, size_t at) {
+int offsets_push(offsets *o, size_t at) {
     if (o->len == o->cap) {
         size_t cap = o->cap ? o->cap * 2 : 256;
         size_t *data = cap < SIZE_MAX / sizeof *data ? realloc(o->data, cap * sizeof *data) : NULL;

@@ -228,6 +228,10 @@ def _add_codec_options(parser: argparse.ArgumentParser) -> None:
                              f"capitals as UPPERCASE")
 
 
+# What `functok --version` calls the path that runs (functok.backend()).
+_PATH_NAMES = {"native": "C core", "pure": "pure Python"}
+
+
 def build_parser(load: Collection[str] | None = None) -> argparse.ArgumentParser:
     """The parser of every subcommand.
 
@@ -237,7 +241,7 @@ def build_parser(load: Collection[str] | None = None) -> argparse.ArgumentParser
     parser = argparse.ArgumentParser(
         prog="functok", description="The Functionalizer format: a lossless text codec for tokenizers.")
     parser.add_argument("--version", action="version",
-                        version=f"functok {__version__} (format {SPEC_VERSION}, {backend()} codec)")
+                        version=f"functok {__version__} (format {SPEC_VERSION}, {_PATH_NAMES[backend()]})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("encode", help="encode text to a stream")

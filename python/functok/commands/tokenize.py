@@ -80,8 +80,9 @@ def _run_identity(files: list[Path], tokenizer_sha: str, options: dict) -> dict:
 
 
 def tokenize_corpus(paths: list[str], tokenizer_file: Path, out: Path, *, workers: int, tasks: int | None = None,
-                    segmentation: str = "greedy", eos: str | None = None, special_text: str = "ordinary",
-                    field: str = "text", skip_bad: bool = False, progress: bool = False) -> dict:
+                    threads: int = 1, segmentation: str = "greedy", eos: str | None = None,
+                    special_text: str = "ordinary", field: str = "text", skip_bad: bool = False,
+                    progress: bool = False) -> dict:
     """Tokenize the corpus ``paths`` into ``out`` (see the module); returns the manifest."""
     from .. import SPEC_VERSION, __version__
     from ..tokenizer import Tokenizer
@@ -104,7 +105,7 @@ def tokenize_corpus(paths: list[str], tokenizer_file: Path, out: Path, *, worker
     records = out / "logs" / "functok"
     pipeline = corpus_pipeline([os.fsdecode(f) for f in files], str(tokenizer_file), str(out), eos=eos,
                                segmentation=segmentation, special_text=special_text, field=field,
-                               skip_bad=skip_bad)
+                               skip_bad=skip_bad, threads=threads)
     executor = FileLoggingLocalExecutor(pipeline, tasks=tasks, workers=min(workers, tasks),
                                         start_method=START_METHOD,
                                         logging_dir=str(out / "logs"))
@@ -206,12 +207,13 @@ def run(args: argparse.Namespace) -> int:
         from ..integrations import datatrove  # noqa: F401
     except ImportError as exc:
         return _fail(str(exc) if "functok[corpus]" in str(exc) else "needs datatrove: pip install 'functok[corpus]'")
-    if args.workers < 1 or (args.tasks is not None and args.tasks < 1):
-        return _fail("--workers and --tasks must be at least 1")
+    if args.workers < 1 or args.threads < 1 or (args.tasks is not None and args.tasks < 1):
+        return _fail("--workers, --threads and --tasks must be at least 1")
     progress = not args.no_progress and sys.stderr.isatty()
     try:
         manifest = tokenize_corpus(args.corpus, Path(args.tokenizer), Path(args.out), workers=args.workers,
-                                   tasks=args.tasks, segmentation=args.segmentation, eos=args.eos,
+                                   tasks=args.tasks, threads=args.threads, segmentation=args.segmentation,
+                                   eos=args.eos,
                                    special_text=args.special_text, field=args.field, skip_bad=args.skip_bad,
                                    progress=progress)
     except (InputError, TokenizeError) as error:
@@ -238,6 +240,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", required=True, help="the output folder: new, empty, or a run to resume")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, metavar="N",
                         help="tasks run at once, one process each (default: all cores); the output does "
+                             "not depend on it")
+    parser.add_argument("--threads", type=int, default=1, metavar="N",
+                        help="threads per worker: each batch of documents is encoded by Tokenizer.encode_batch "
+                             "on N threads, in parallel where the C core runs (default: 1); the output does "
                              "not depend on it")
     parser.add_argument("--tasks", type=int, default=None, metavar="N",
                         help="shards: task r reads files r, r+N, ... (records r, r+N, ... with fewer files "

@@ -27,10 +27,11 @@ PROGRESS_EVERY = 0.5  # seconds between a task's progress notes
 
 def corpus_pipeline(paths: list[str], tokenizer_file: str, out: str, *, eos: str | None = None,
                     segmentation: str = "greedy", special_text: str = "ordinary", field: str = "text",
-                    skip_bad: bool = False) -> list:
+                    skip_bad: bool = False, threads: int = 1) -> list:
     """The pipeline of ``functok tokenize``, for any datatrove executor: read the corpus
     ``paths`` (listed here, once, sorted, without ``out`` if it lies in a corpus folder),
-    tokenize into ``out``. Give the executor ``logging_dir=out + "/logs"`` to have the notes of
+    tokenize into ``out``, each batch of documents by ``Tokenizer.encode_batch`` on ``threads``
+    threads. Give the executor ``logging_dir=out + "/logs"`` to have the notes of
     the readers beside its own."""
     from ..integrations.datatrove import FunctokDocumentTokenizer
 
@@ -39,7 +40,7 @@ def corpus_pipeline(paths: list[str], tokenizer_file: str, out: str, *, eos: str
     return [
         CorpusShardReader(files, os.path.join(out, "logs", "functok"), field=field, skip_bad=skip_bad),
         FunctokDocumentTokenizer(out, tokenizer_file, eos_token=eos, segmentation=segmentation,
-                                 special_text=special_text),
+                                 special_text=special_text, num_threads=threads),
     ]
 
 

@@ -22,7 +22,9 @@ all three. In datatrove ``tasks`` fixes the sharding and ``workers`` only the co
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from functools import cached_property
+from itertools import islice
 from typing import Any
 
 try:
@@ -53,21 +55,26 @@ class FunctokDocumentTokenizer(DocumentTokenizer):
     datatrove's JSON readers let through) is skipped and recorded. Other keyword arguments are
     ``DocumentTokenizer``'s (``save_filename``, ``local_working_dir``, ``max_tokens_per_file``,
     ``shuffle_documents``, ``seed``...), except loss masks, which are not supported.
+    Documents are encoded ``batch_size`` at a time by :meth:`functok.Tokenizer.encode_batch` on
+    ``num_threads`` threads (1 by default: executors run tasks in processes already).
     """
 
     name = "functok tokenizer"
 
     def __init__(self, output_folder: Any, tokenizer_file: str, *, eos_token: str | None = None,
                  segmentation: str = "greedy", special_text: str = "ordinary", batch_size: int = 64,
-                 shuffle_documents: bool = False, **options: Any) -> None:
+                 num_threads: int = 1, shuffle_documents: bool = False, **options: Any) -> None:
         if special_text not in SPECIAL_TEXT:
             raise ValueError(f"unknown special_text {special_text!r}; expected one of {SPECIAL_TEXT}")
         if options.get("save_loss_metadata"):
             raise ValueError("FunctokDocumentTokenizer does not write loss masks")
         super().__init__(output_folder, str(tokenizer_file), eos_token=eos_token, batch_size=batch_size,
                          shuffle_documents=shuffle_documents, **options)
+        if num_threads < 1:
+            raise ValueError(f"num_threads must be at least 1, got {num_threads}")
         self.segmentation = segmentation
         self.special_text = special_text
+        self.num_threads = num_threads
 
     @cached_property
     def tokenizer(self) -> Tokenizer:  # type: ignore[override]  (datatrove's is a tokenizers.Tokenizer)
@@ -83,8 +90,28 @@ class FunctokDocumentTokenizer(DocumentTokenizer):
 
     def ids(self, text: str) -> list[int]:
         """A document's ids: ``Tokenizer.encode(text).ids``, then the end-of-document id."""
+        return self._with_eos(self.tokenizer.encode(text, **self._options()).ids)
+
+    def ids_batch(self, texts: list[str]) -> list[list[int] | FormatError | ValueError]:
+        """Each document's ids (as :meth:`ids`), or the error that refuses it: one call of
+        ``Tokenizer.encode_batch``, and one by one only when a document in the batch is refused."""
+        try:
+            encodings = self.tokenizer.encode_batch(texts, num_threads=self.num_threads, **self._options())
+        except (FormatError, ValueError):
+            return [self._ids_or_error(text) for text in texts]
+        return [self._with_eos(e.ids) for e in encodings]
+
+    def _ids_or_error(self, text: str) -> list[int] | FormatError | ValueError:
+        try:
+            return self.ids(text)
+        except (FormatError, ValueError) as error:
+            return error
+
+    def _options(self) -> dict:
         disallowed: Any = () if self.special_text == "ordinary" else "all"
-        ids = self.tokenizer.encode(text, segmentation=self.segmentation, disallowed_special=disallowed).ids
+        return {"segmentation": self.segmentation, "disallowed_special": disallowed}
+
+    def _with_eos(self, ids: list[int]) -> list[int]:
         if self.eos_token is not None:
             ids.append(self.tokenizer.token_to_id(self.eos_token))
         return ids
@@ -100,26 +127,36 @@ class FunctokDocumentTokenizer(DocumentTokenizer):
                               save_final_metadata=self.save_final_metadata, token_size=self.token_size)
         record = {"documents": 0, "tokens": 0, "characters": 0, "text_bytes": 0, "skipped": []}
         with folder.open(f"{filename}.documents.jsonl", "wt", encoding="utf-8") as names:
-            for document in data:
-                with self.track_time():
-                    try:
-                        ids = self.ids(document.text)
-                    except (FormatError, ValueError) as error:
-                        record["skipped"].append(_skip(document, error))
+            for batch in _batches(data, self.batch_size):
+                with self.track_time(unit="batch"):
+                    results = self.ids_batch([document.text for document in batch])
+                for document, ids in zip(batch, results):
+                    if isinstance(ids, Exception):
+                        record["skipped"].append(_skip(document, ids))
                         self.stat_update("skipped")
                         continue
-                shard.write(ids, None)
-                names.write(json.dumps({"id": document.id, "tokens": len(ids)}, ensure_ascii=False) + "\n")
-                record["documents"] += 1
-                record["tokens"] += len(ids)
-                record["characters"] += len(document.text)
-                record["text_bytes"] += len(document.text.encode("utf-8"))
-                self.stat_update("tokens", value=len(ids))
-                self.stat_update("documents")
+                    self._write(shard, names, record, document, ids)
         shard.close()
         with folder.open(f"{filename}.functok.json", "wt", encoding="utf-8") as f:
             json.dump(dict(record, token_bytes=self.token_size), f, ensure_ascii=False, indent=1)
         return shard
+
+    def _write(self, shard: TokenizedFile, names: Any, record: dict, document: Any, ids: list[int]) -> None:
+        """One document's ids into the shard, its line into ``.documents.jsonl``, its counts."""
+        shard.write(ids, None)
+        names.write(json.dumps({"id": document.id, "tokens": len(ids)}, ensure_ascii=False) + "\n")
+        record["documents"] += 1
+        record["tokens"] += len(ids)
+        record["characters"] += len(document.text)
+        record["text_bytes"] += len(document.text.encode("utf-8"))
+        self.stat_update("tokens", value=len(ids))
+        self.stat_update("documents")
+
+
+def _batches(documents: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    iterator = iter(documents)
+    while batch := list(islice(iterator, size)):
+        yield batch
 
 
 def _skip(document: Any, error: Exception) -> dict:

@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ..native import core as native_core
 from .bpe import TiktokenBPE
 from .errors import TokenizerFileError
 from .model import Tokenizer
@@ -34,6 +35,7 @@ from .reading import Checker, describe, parse_json, read_text
 from .vocabulary import CHARACTERS, PreTokenizer, SymbolSpace, Vocabulary
 
 __all__ = [
+    "CompiledTiktokenBPE",
     "PATTERNS",
     "bytes_to_unicode",
     "find_gpt2_tiktoken",
@@ -43,6 +45,7 @@ __all__ = [
     "load_vocabulary",
     "pattern_for",
     "read_tiktoken_ranks",
+    "tiktoken_model",
 ]
 
 # Pre-tokenizer patterns of the tiktoken encodings (tiktoken_ext/openai_public.py), for the
@@ -239,8 +242,8 @@ def load_tiktoken(
     """A tiktoken rank file; ``pattern`` is a key of :data:`PATTERNS` or a `regex` pattern
     (default: :func:`pattern_for` the file's name).
 
-    Greedy ids come from :class:`functok.tokenizer.bpe.TiktokenBPE` (identical to tiktoken).
-    Symbols are bytes. GPT-2's ``<|endoftext|>`` is not in the file; pass it in
+    Greedy ids come from :class:`functok.tokenizer.bpe.TiktokenBPE` (identical to tiktoken), its
+    merges in the C core where it is built (:func:`tiktoken_model`). Symbols are bytes. GPT-2's ``<|endoftext|>`` is not in the file; pass it in
     ``special_tokens``.
     """
     ranks = read_tiktoken_ranks(path)
@@ -248,10 +251,29 @@ def load_tiktoken(
         name=str(path),
         tokens=ranks,
         special_tokens=special_tokens or {},
-        model=TiktokenBPE(ranks),
+        model=tiktoken_model(ranks),
         pre_tokenizer=regex_pre_tokenizer(pattern or pattern_for(path)),
         symbols=Utf8Bytes(),
     )
+
+
+def tiktoken_model(ranks: Mapping[bytes, int]) -> TiktokenBPE:
+    """tiktoken's merge rule over ``ranks``: :class:`CompiledTiktokenBPE` where the C core is
+    built (``FUNCTOK_PURE=1`` keeps it out), else the pure-Python :class:`TiktokenBPE`."""
+    return TiktokenBPE(ranks) if native_core is None else CompiledTiktokenBPE(ranks)
+
+
+class CompiledTiktokenBPE(TiktokenBPE):
+    """:class:`TiktokenBPE` with its merges in the C core (``functok._native.TiktokenMerger``,
+    native/src/bpe.c): the same ids and the same ``KeyError`` for a byte that is not a token
+    (tests/test_native_tokenizer.py), in n log n where the pure port is quadratic."""
+
+    def __init__(self, ranks: Mapping[bytes, int]) -> None:
+        super().__init__(ranks)
+        self._merger = native_core.TiktokenMerger(self.ranks)
+
+    def tokenize(self, piece: bytes) -> list[int]:
+        return self._merger.tokenize(piece)
 
 
 def regex_pre_tokenizer(pattern: str) -> PreTokenizer:

@@ -7,8 +7,10 @@ Its encode path, step by step (each step a named object of this package):
 2. **codec pre-tokens**: each stretch becomes the codec's pre-tokens, spec 9
    (:class:`~functok.tokenizer.codec_pretokenizer.CodecPreTokenizer`);
 3. **segmentation**: each pre-token becomes ids, by greedy BPE or optimal segmentation, spec 10
-   (:class:`~functok.tokenizer.vocabulary.Vocabulary`; ``tokenizers``, when installed, fills
-   its greedy cache faster with the same ids);
+   (:class:`~functok.tokenizer.vocabulary.Vocabulary`). Greedy ids come faster, and the same, from
+   a compiled path where there is one: functok's C core runs steps 2 and 3 of a greedy encode
+   (:func:`native_greedy_encoder`), and otherwise ``tokenizers``, when installed, fills the
+   greedy cache of new pre-tokens;
 4. the **ids**, with their offsets on demand (:class:`~functok.tokenizer.offsets.Encoding`).
 
 Decoding goes back: ids -> the stream -> :func:`functok.decode`
@@ -22,12 +24,16 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..cache import CACHE_LIMIT
 from ..decode import DEFAULT_MAX_OUTPUT
+from ..encode import native_arguments
 from ..errors import FormatError
 from ..grammar import SURROGATE
 from ..native import PURE
-from ..pretokenize import fuse_mode
+from ..native import core as native_core
+from ..pretokenize import FUSE_MODES, fuse_mode
 from . import train as training
+from .bpe import BPE
 from .codec_pretokenizer import CodecPreTokenizer
 from .decoding import TokenTable, decode_ids
 from .file import ALPHABET, FORMAT_VERSION, check_functok_model, check_header, file_parts, file_text, fuse_of
@@ -39,7 +45,7 @@ from .segment import TIE_BREAKS
 from .special_tokens import SpecialTokens
 from .vocabulary import SEGMENTATIONS, Vocabulary
 
-__all__ = ["Tokenizer"]
+__all__ = ["Tokenizer", "native_greedy_encoder"]
 
 _HF_BATCH_MIN = 64  # cache misses below this are cheaper in pure Python than a call into Rust
 
@@ -104,7 +110,9 @@ class Tokenizer:
             model=build_bpe(checked, source, "$.tokenizer", byte_fallback=True),
             pre_tokenizer=self.pre_tokenizer,
         )
-        # The Rust fast path: built on first use if installed (False: never; see fast_path).
+        # The compiled paths of greedy ids, each built on first use where it exists (False:
+        # never; see fast_path): the C core's encoder, else the Rust fast path.
+        self._native: Any = False if native_core is None else None
         self._hf: Any = False if PURE else None
 
     # -- training ------------------------------------------------------------------------
@@ -206,18 +214,23 @@ class Tokenizer:
 
     @property
     def fast_path(self) -> bool:
-        """Whether greedy ids of new pre-tokens may come from Hugging Face ``tokenizers`` (the
-        same ids as the pure-Python BPE, faster; where it is installed and takes the vocabulary).
-        Set it to False for the pure-Python BPE alone, the path Pyodide runs; it starts False
-        under ``FUNCTOK_PURE=1`` (:mod:`functok.native`)."""
-        return self._hf is not False
+        """Whether greedy ids may come from compiled code, the same ids as the pure-Python BPE,
+        faster: functok's C core (:mod:`functok.native`) encodes greedily where it is built,
+        and otherwise Hugging Face ``tokenizers``, where installed, fills the cache of new
+        pre-tokens (it also serves ``tie_break="prefer-greedy"``). Set it to False for the
+        pure-Python BPE alone, the reference and the path Pyodide runs; it starts False under
+        ``FUNCTOK_PURE=1``."""
+        return self._hf is not False or self._native is not False
 
     @fast_path.setter
     def fast_path(self, allowed: bool) -> None:
         if not allowed:
-            self._hf = False
-        elif self._hf is False:
-            self._hf = None  # built again on first use
+            self._hf = self._native = False
+        else:  # built again on first use (tokenizers' even under FUNCTOK_PURE=1: asked for)
+            if self._hf is False:
+                self._hf = None
+            if self._native is False and native_core is not None:
+                self._native = None
 
     @property
     def vocab_size(self) -> int:
@@ -278,26 +291,62 @@ class Tokenizer:
             at += len(part)
         return Encoding(self, text, parts, ids, options)
 
-    def encode_batch(self, texts: Iterable[str], **options) -> list[Encoding]:
-        return [self.encode(t, **options) for t in texts]
+    def encode_batch(self, texts: Iterable[str], *, num_threads: int | None = None, **options) -> list[Encoding]:
+        """``[self.encode(t, **options) for t in texts]``, on ``num_threads`` threads (default:
+        the CPUs, at most 8) where the C core encodes (greedy segmentation): it releases the GIL,
+        so threads run in parallel, as tiktoken's ``encode_batch`` does, each on a cache of its
+        own. Elsewhere one thread: the pure path's caches are shared Python dicts."""
+        texts = list(texts)
+        if num_threads is None:
+            num_threads = min(8, os.cpu_count() or 1)
+        if num_threads < 1:
+            raise ValueError(f"num_threads must be at least 1, got {num_threads}")
+        greedy = options.get("segmentation", "greedy") == "greedy"
+        if num_threads == 1 or len(texts) < 2 or not greedy or self._native_encoder() is None:
+            return [self.encode(t, **options) for t in texts]
+        from concurrent.futures import ThreadPoolExecutor  # here: `import functok` stays as quick
+
+        with ThreadPoolExecutor(min(num_threads, len(texts))) as pool:
+            return list(pool.map(lambda t: self.encode(t, **options), texts))
 
     def _encode_ordinary(self, text: str, options: dict) -> list[int]:
+        native = self._native_encoder() if options["segmentation"] == "greedy" else None
+        if native is not None:
+            return native.encode(text)  # 2. and 3. in the C core
         pretokens = self.pre_tokenizer(text)  # 2. codec pre-tokens
-        needs_greedy = options["segmentation"] == "greedy" or options["tie_break"] == "prefer-greedy"
-        if needs_greedy and self._hf is not False and len(pretokens) >= _HF_BATCH_MIN:
-            self._fill_greedy_cache(pretokens)
+        if options["segmentation"] == "greedy" or options["tie_break"] == "prefer-greedy":
+            self.fill_greedy_cache(pretokens)
         return self.vocabulary.encode_pretokens(pretokens, **options)  # 3. segmentation
 
-    def _fill_greedy_cache(self, pretokens: list[str]) -> None:
-        """The fast path: ``tokenizers`` computes the greedy ids of many unseen pre-tokens at
-        once. (It gives the same ids as the pure-Python BPE; tests prove it.)"""
+    def fill_greedy_cache(self, pretokens: list[str]) -> None:
+        """Put the greedy ids of the pre-tokens not cached yet into the vocabulary's cache from a
+        compiled path, where there is one (:attr:`fast_path`): the C core's BPE, or
+        ``tokenizers`` for 64 misses or more. The same ids as the pure-Python BPE (tests prove
+        it); the optimal segmenter's ``prefer-greedy`` and :attr:`Encoding.offsets` read them."""
+        if self._native is False and (self._hf is False or len(pretokens) < _HF_BATCH_MIN):
+            return
         misses = self.vocabulary.greedy_misses(pretokens)
+        native = self._native_encoder()
+        if native is not None and misses:
+            self.vocabulary.remember_greedy(misses, native.pretoken_ids(misses))
+            return
         if len(misses) < _HF_BATCH_MIN:
             return
         hf = self._hf_tokenizer()
         if hf is None:
             return
         self.vocabulary.remember_greedy(misses, [e.ids for e in hf.encode_batch(misses, add_special_tokens=False)])
+
+    def clear_caches(self) -> None:
+        """Forget every cached segmentation, the C core's too (benchmarks meet input cold)."""
+        self.vocabulary.clear_caches()
+        if self._native:
+            self._native.clear_caches()
+
+    def _native_encoder(self):
+        if self._native is None:
+            self._native = native_greedy_encoder(self.vocabulary.model, self.pre_tokenizer) or False
+        return self._native or None
 
     def _hf_tokenizer(self):
         if self._hf is None:
@@ -333,6 +382,21 @@ class Tokenizer:
 
     def decode_batch(self, batch: Iterable[Iterable[int]], **options) -> list[str]:
         return [self.decode(ids, **options) for ids in batch]
+
+
+def native_greedy_encoder(bpe: BPE, pre_tokenizer: CodecPreTokenizer):
+    """The C core's greedy encoder (``functok._native.GreedyEncoder``) of a functok tokenizer's
+    BPE (byte fallback, no prefix, suffix or unk: what the loader checked) and pre-tokenizer:
+    text between special tokens -> the ids the pure path gives (tests/test_native_tokenizer.py).
+    None where the core is not built, or for a BPE with options the core does not have."""
+    if native_core is None or bpe.prefix or bpe.suffix or bpe.unk_token or bpe.ignore_merges:
+        return None
+    _, max_digits, cfg, normalize = native_arguments("", normalize=pre_tokenizer.normalize,
+                                                     splitter=pre_tokenizer.splitter, profile=pre_tokenizer.profile)
+    chars = {ord(t): i for t, i in bpe.vocab.items() if len(t) == 1}
+    byte_ids = bpe._bytes if bpe.byte_fallback else [None] * 256
+    return native_core.GreedyEncoder(chars, bpe.merges, byte_ids, max_digits, cfg, normalize,
+                                     FUSE_MODES.index(pre_tokenizer.fuse), CACHE_LIMIT)
 
 
 def _rust_bpe(vocab: dict[str, int], merges: list[tuple[str, str]]):

@@ -54,6 +54,8 @@ class Encoding:
                     out.append((base, base + size))
                 else:
                     size = len(part)
+                    if self._options["segmentation"] == "greedy" or self._options["tie_break"] == "prefer-greedy":
+                        tok.fill_greedy_cache(tok.pre_tokenizer(part))  # the ids, from a compiled path
                     out.extend(token_offsets(tok.pre_tokenizer, tok.vocabulary, tok.token_table, part, base,
                                              self._options))
                 base += size
