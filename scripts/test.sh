@@ -31,6 +31,14 @@ step "Python: constrained generation in transformers' own generate loop (torch, 
 .venv/bin/python -m pip install -q --disable-pip-version-check --find-links /opt/wheels 'torch==2.13.0+cpu'
 .venv/bin/python -m pytest -q -p no:cacheprovider tests/test_constrain_torch.py
 
+step "C core: fuzzing under ASan/UBSan/LSan (45 s shared by the targets, 5 s at least each) and the valgrind leak check"
+# Each native/fuzz/fuzz_*.c target gets an equal share of 45 s after its regressions replay (the
+# build and the seeds take about as long again: the step stays near 90 s);
+# scripts/fuzz.sh installs clang only if it is missing. Any crash, leak or broken invariant fails.
+fuzz_targets=$(ls native/fuzz/fuzz_*.c | wc -l)
+scripts/fuzz.sh $(( 45 / fuzz_targets > 5 ? 45 / fuzz_targets : 5 ))
+scripts/leakcheck.sh
+
 step "Node: the wasm bundle in Pyodide, and functok for JavaScript (js/) against the Python reference"
 # The Node tests compare with CPython functok through this interpreter (the skip-free path).
 export FUNCTOK_PYTHON="$PWD/.venv/bin/python"

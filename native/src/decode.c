@@ -116,6 +116,7 @@ static inline uint32_t at(const decoder *d, size_t i) {
         const type *s = d->s;                                                                 \
         size_t stop = i;                                                                      \
         while (stop < n && !is_special(s[stop])) stop++;                                      \
+        if (stop == i) return stop; /* nothing to copy (and out->data + 0 may be NULL + 0) */ \
         if (cpbuf_reserve(d->out, stop - i)) return n + 1;                                    \
         uint32_t *to = d->out->data + d->out->len;                                            \
         for (size_t k = i; k < stop; k++) *to++ = s[k];                                       \
