@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n=== %s\n' "$*"; }
+step() { printf "\n=== [%ds] %s\n" "$SECONDS" "$*"; }
 
 step "Python: install the package with its dev extras into .venv"
 python3 -m venv .venv
@@ -49,3 +49,4 @@ npm test
 step "Browser: the web demo end to end (headless Chromium)"
 command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 npm run test:e2e
+step "done: every suite passed"
