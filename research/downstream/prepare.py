@@ -28,8 +28,8 @@ import torch
 
 from functok.commands.compare import budgets
 from functok.commands.compare.budgets import BYTE_TOKENS
-from functok.encode import encoded_pieces
-from functok.pretokenize import chained, has_group
+from functok.encode import encoded_pieces, map_pieces
+from functok.pretokenize import chained, has_group, piece_pretokens
 from functok.tokenizer.file import with_byte_tokens
 from functok.tokenizer.fusion import ChainCounter, greedy_tokens
 
@@ -103,7 +103,7 @@ def _pretokens_by_piece(variant_key: str, text: str) -> list[list[str]]:
 
     if variant_key == "baseline":
         return [[p] for p in split(nfc(text), splitter=SPLITTER)]
-    return [list(parts) for parts in encoded_pieces(text, split=True, splitter=SPLITTER, profile="paper")]
+    return [list(parts) for parts in map_pieces(piece_pretokens, text, splitter=SPLITTER, profile="paper")]
 
 
 def unit_of_tokens(variant_key: str, model: dict, text: str, tokens: dict) -> list[int]:
