@@ -358,6 +358,20 @@ def not_run(grid: dict, metas: dict) -> list[str]:
     return out
 
 
+def remedy_short(grid: dict) -> list[str]:
+    """The remedy's headline row for the docs page."""
+    p, point = REMEDY_PROTOCOL, "equal_tokens"
+    vals = [grid[p, REMEDY, s][point]["bits_per_byte"] for s in SEEDS if (p, REMEDY, s) in grid]
+    if not vals:
+        return ["*Not run yet.*"]
+    against_cf = [(grid[p, REMEDY, s][point]["bits_per_byte"] / grid[p, "compact_frequent", s][point]["bits_per_byte"]
+                   - 1) * 100 for s in SEEDS if (p, REMEDY, s) in grid and (p, "compact_frequent", s) in grid]
+    return ["| | bits/byte | Δ against the baseline (paired) | Δ against `compact`, `frequent` (paired) | vs baseline |",
+            "|---|---|---|---|---|",
+            f"| {LABELS[REMEDY]} ({p}) | {mean_std(vals)} | {_pct(paired_deltas(grid, p, REMEDY, point))} | "
+            f"{_pct(against_cf)} | {verdict(grid, p, REMEDY, point)} |"]
+
+
 def pins(grid: dict) -> list[str]:
     found = sorted({(r["pinned"]["commit"], r["pinned"]["functok_dirty"], r["pinned"]["torch"],
                      r["pinned"]["tokenizers"], r["pinned"]["python"]) for r in grid.values()})
@@ -412,6 +426,8 @@ def render(grid: dict, metas: dict, template: str) -> str:
                           + decomposition(grid, p, "equal_tokens")],
         "REMEDY": remedy_section(grid, metas),
         "NOT_RUN": not_run(grid, metas),
+        "DECOMPOSITION_PARAGRAPHS": decomposition(grid, REMEDY_PROTOCOL, "equal_tokens"),
+        "REMEDY_SHORT": remedy_short(grid),
         "DESCRIPTIONS": [f"- **{p}**: {metas[p]['description']} ({metas[p]['train_documents']:,} training "
                          f"documents, {metas[p]['train_bytes']:,} bytes; scored on {metas[p]['eval_documents']:,} "
                          f"held-out documents, {metas[p]['eval_bytes']:,} bytes)" if p in metas else
