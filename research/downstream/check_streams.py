@@ -2,7 +2,7 @@
 variant, every evaluation document's ids equal ``Tokenizer(...).encode(text).ids`` and decode
 back to its NFC text; the baseline's ids decode (byte fallback joined) to the NFC text too.
 
-    cd research/downstream && PYTHONPATH=../../python:/work/venv/lib/python3.11/site-packages \\
+    cd research/downstream && PYTHONPATH=../../python \\
         /work/venv-torch/bin/python check_streams.py udhr-languages
 """
 
