@@ -87,13 +87,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--protocols", nargs="*", default=list(protocols.ORDER))
     parser.add_argument("--commit", action="store_true")
+    parser.add_argument("--seeds", nargs="*", type=int, default=list(SEEDS),
+                        help="only these seeds (a second process can take other seeds of the same protocol)")
+    parser.add_argument("--variants", nargs="*", default=list(prepare.VARIANT_KEYS), choices=prepare.VARIANT_KEYS,
+                        help="only these variants, in this order")
+    parser.add_argument("--points", nargs="*", default=["equal_tokens", "equal_bytes"],
+                        choices=["equal_tokens", "equal_bytes"])
     args = parser.parse_args()
-    for point in ("equal_tokens", "equal_bytes"):
+    for point in args.points:
         for protocol in args.protocols:
             cache = prepare.prepare(protocol)
             meta = json.loads((cache / "meta.json").read_text())
-            for seed in SEEDS:
-                for variant in prepare.VARIANT_KEYS:
+            for seed in args.seeds:
+                for variant in args.variants:
                     if point == "equal_bytes" and abs(bytes_ratio(meta, variant) - 1) <= SAME_BYTES:
                         continue
                     run(protocol, variant, seed, point, cache, args.commit)
