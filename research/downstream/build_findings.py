@@ -404,7 +404,34 @@ def conclusions(grid: dict) -> list[str]:
                            f"baseline (paired by seed): {verdict(grid, protocol, v, point)}.")
         if not any(p == protocol for p, _, _ in grid):
             out.append(f"- {protocol}: not run yet.")
+    out += [line for protocol in ORDER for v in VARIANTS[1:] for line in where_harm(grid, protocol, v)]
+    out += remedy_conclusion(grid)
     return out
+
+
+def where_harm(grid: dict, protocol: str, variant: str, point: str = "equal_tokens") -> list[str]:
+    """For a variant found worse: the token kind with the largest extra bits, and the units with
+    and without a mark (paired by seed, as % of the baseline's bits)."""
+    if not verdict(grid, protocol, variant, point).startswith("**worse"):
+        return []
+    kinds = {k for (p, v, _), r in grid.items() if p == protocol and v == variant for k in r[point]["by_kind"]}
+    shares = {k: _paired_shares(grid, protocol, variant, point, _kind_bits(k)) for k in kinds}
+    top = max(shares, key=lambda k: statistics.mean(shares[k]))
+    return [f"- {protocol}, where the harm of {LABELS[variant]} lies: the costliest token kind is `{top}` "
+            f"({_pct(shares[top])} of the baseline's bits); units with a combining mark "
+            f"{_pct(_paired_shares(grid, protocol, variant, point, _unit_bits(True)))}, units without "
+            f"{_pct(_paired_shares(grid, protocol, variant, point, _unit_bits(False)))}."]
+
+
+def remedy_conclusion(grid: dict) -> list[str]:
+    p, point = REMEDY_PROTOCOL, "equal_tokens"
+    if not paired_deltas(grid, p, REMEDY, point):
+        return [f"- The remedy ({LABELS[REMEDY]}, {p}): not run yet."]
+    against_cf = [(grid[p, REMEDY, s][point]["bits_per_byte"] / grid[p, "compact_frequent", s][point]["bits_per_byte"]
+                   - 1) * 100 for s in SEEDS if (p, REMEDY, s) in grid and (p, "compact_frequent", s) in grid]
+    return [f"- The remedy ({LABELS[REMEDY]}, {p}, equal training tokens): {_pct(paired_deltas(grid, p, REMEDY, point))} "
+            f"bits/byte against the baseline, {verdict(grid, p, REMEDY, point)}; {_pct(against_cf)} against "
+            f"`compact`, `frequent` with marks (paired by seed)."]
 
 
 def render(grid: dict, metas: dict, template: str) -> str:
