@@ -298,7 +298,7 @@ def remedy_section(grid: dict, metas: dict) -> list[str]:
     m = remedy_meta()
     if not done:
         return [f"*Not run: no result file `results/{p}/{REMEDY}.seed*.json` yet.*"]
-    out = [f"Seeds done: {', '.join(map(str, done))} of {', '.join(map(str, SEEDS))}.", ""]
+    out = [f"Seeds done: {', '.join(map(str, done))} (of {', '.join(map(str, SEEDS))}).", ""]
     if m:
         base, row = m["variants"]["baseline"], m["variants"][REMEDY]
         out += [f"Its stream at the same budget: {row['train_tokens']:,} training tokens "
