@@ -100,7 +100,8 @@ def status_table(grid: dict) -> list[str]:
     rows = ["| protocol | " + " | ".join(LABELS[v] for v in VARIANTS) + " |", "|---|---|---|---|"]
     for protocol in ORDER:
         done = [", ".join(str(s) for s in SEEDS if (protocol, v, s) in grid) or "none" for v in VARIANTS]
-        rows.append(f"| {protocol} | " + " | ".join(f"seeds {d}" if d != "none" else "not run" for d in done) + " |")
+        rows.append(f"| {protocol} | " + " | ".join((f"seeds {d}" if "," in d else f"seed {d}") if d != "none"
+                                                    else "not run" for d in done) + " |")
     return rows
 
 
