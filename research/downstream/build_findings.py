@@ -472,7 +472,7 @@ def main() -> None:
     grid = cells(metas)
     for name, target in (("FINDINGS.template.md", HERE / "FINDINGS.md"), ("docs.template.md", DOCS)):
         target.write_text(render(grid, metas, (HERE / name).read_text()))
-        print(f"wrote {target} ({len(grid)} of {len(ORDER) * len(VARIANTS) * len(SEEDS)} cells)")
+        print(f"wrote {target} ({sum(v in VARIANTS for _, v, _ in grid)} of {len(ORDER) * len(VARIANTS) * len(SEEDS)} cells)")
 
 
 if __name__ == "__main__":
