@@ -81,12 +81,13 @@ def paired_deltas(grid: dict, protocol: str, variant: str, point: str, without_b
     return out
 
 
-def verdict(grid: dict, protocol: str, variant: str, point: str, without_bytes: bool = False) -> str:
+def verdict(grid: dict, protocol: str, variant: str, point: str, without_bytes: bool = False,
+            reference: str = "baseline") -> str:
     """'worse'/'better' when every seed of the variant lies beyond every seed of the baseline
     (the seeds' ranges do not overlap), 'within the seeds' spread' otherwise."""
     v = [bpb(grid[protocol, variant, s][point], without_bytes) for s in SEEDS if have(grid, protocol, variant, s, point)]
-    b = [bpb(grid[protocol, "baseline", s][point], without_bytes) for s in SEEDS
-         if have(grid, protocol, "baseline", s, point)]
+    b = [bpb(grid[protocol, reference, s][point], without_bytes) for s in SEEDS
+         if have(grid, protocol, reference, s, point)]
     if len(v) < 3 or len(b) < 3:
         return "incomplete"
     if min(v) > max(b):
@@ -308,8 +309,8 @@ def remedy_section(grid: dict, metas: dict) -> list[str]:
                 f"({(row['held_out_tokens_all'] / base['held_out_tokens_all'] - 1) * 100:+.2f}% against the "
                 f"baseline's {base['held_out_tokens_all']:,}; `compact`/`frequent` with marks: "
                 f"{(metas[p]['variants']['compact_frequent']['held_out_tokens_all'] / base['held_out_tokens_all'] - 1) * 100:+.2f}%).", ""]
-    rows = ["| | bits/byte | Δ against the baseline (paired) | Δ against `compact`, `frequent` (paired) | vs baseline |",
-            "|---|---|---|---|---|"]
+    rows = ["| | bits/byte | Δ against the baseline (paired) | Δ against `compact`, `frequent` (paired) | vs baseline "
+            "| vs `compact`, `frequent` |", "|---|---|---|---|---|---|"]
     for v in ("baseline", "compact_frequent", REMEDY):
         vals = [grid[p, v, s][point]["bits_per_byte"] for s in SEEDS if (p, v, s) in grid]
         against_cf = [(grid[p, v, s][point]["bits_per_byte"] / grid[p, "compact_frequent", s][point]["bits_per_byte"] - 1)
@@ -317,7 +318,8 @@ def remedy_section(grid: dict, metas: dict) -> list[str]:
         rows.append(f"| {LABELS[v]} | {mean_std(vals)} | "
                     f"{_pct(paired_deltas(grid, p, v, point)) if v != 'baseline' else ''} | "
                     f"{_pct(against_cf) if v == REMEDY else ''} | "
-                    f"{verdict(grid, p, v, point) if v != 'baseline' else ''} |")
+                    f"{verdict(grid, p, v, point) if v != 'baseline' else ''} | "
+                    f"{verdict(grid, p, v, point, reference='compact_frequent') if v == REMEDY else ''} |")
     per_seed = ["| seed | " + " | ".join(LABELS[v] for v in ("baseline", "compact_frequent", REMEDY)) + " |",
                 "|---|---|---|---|"]
     for s in SEEDS:
@@ -432,7 +434,8 @@ def remedy_conclusion(grid: dict) -> list[str]:
                    - 1) * 100 for s in SEEDS if (p, REMEDY, s) in grid and (p, "compact_frequent", s) in grid]
     return [f"- The remedy ({LABELS[REMEDY]}, {p}, equal training tokens): {_pct(paired_deltas(grid, p, REMEDY, point))} "
             f"bits/byte against the baseline, {verdict(grid, p, REMEDY, point)}; {_pct(against_cf)} against "
-            f"`compact`, `frequent` with marks (paired by seed)."]
+            f"`compact`, `frequent` with marks (paired by seed), "
+            f"{verdict(grid, p, REMEDY, point, reference='compact_frequent')}."]
 
 
 def render(grid: dict, metas: dict, template: str) -> str:
