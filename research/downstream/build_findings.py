@@ -356,8 +356,16 @@ def not_run(grid: dict, metas: dict) -> list[str]:
         out.append(f"- the remedy ({LABELS[REMEDY]}, {REMEDY_PROTOCOL}): seeds {', '.join(lost)}.")
     out += ["- the remedy on the other protocols, and any second remedy (for example the mark instruction "
             "placed next to the slot it modifies instead of in the prefix group): not started.",
-            "- the 16k budget: not started.",
-            "- the remedy's equal-bytes runs: not started."]
+            "- the 16k budget: not started."]
+    m = remedy_meta()
+    if m:
+        r = m["variants"]["baseline"]["train_bytes_per_token"] / m["variants"][REMEDY]["train_bytes_per_token"]
+        out.append(f"- the remedy's equal-bytes runs (tokens ratio {r:.3f}): not started.")
+    seconds = sorted(r["seconds"] for r in grid.values())
+    if seconds:
+        out.append(f"\nWhy: time. A cell's wall time (training and scoring, from the result files) ranged from "
+                   f"{seconds[0] / 60:.0f} to {seconds[-1] / 60:.0f} minutes on the shared 2-core machine, one thread "
+                   f"per cell under `nice -n 19`; the session's time ran out before the cells listed above.")
     return out
 
 
