@@ -364,7 +364,7 @@ def not_run(grid: dict, metas: dict) -> list[str]:
     seconds = sorted(r["seconds"] for r in grid.values())
     if seconds:
         out.append(f"\nWhy: time. A cell's wall time (training and scoring, from the result files) ranged from "
-                   f"{seconds[0] / 60:.0f} to {seconds[-1] / 60:.0f} minutes on the shared 2-core machine, one thread "
+                   f"{seconds[0] / 60:.0f} to {seconds[-1] / 60:.0f} minutes, with the load of the shared 2-core machines, one thread "
                    f"per cell under `nice -n 19`; the session's time ran out before the cells listed above.")
     return out
 
