@@ -16,7 +16,10 @@ RESULTS, CACHE = HERE / "results", HERE / "cache"
 DOCS = HERE.parents[1] / "docs" / "downstream.md"
 ORDER = ("udhr-languages", "udhr-paragraphs", "code", "prose")  # protocols.ORDER, without importing functok
 VARIANTS = ("baseline", "paper_split", "compact_frequent")
-LABELS = {"baseline": "baseline (NFC + split)", "paper_split": "`paper`, split", "compact_frequent": "`compact`, `frequent`"}
+LABELS = {"baseline": "baseline (NFC + split)", "paper_split": "`paper`, split", "compact_frequent": "`compact`, `frequent`",
+          "compact_frequent_nomarks": "`compact`, `frequent`, marks off"}
+REMEDY = "compact_frequent_nomarks"  # remedy.py: item 4's remedy, on REMEDY_PROTOCOL only
+REMEDY_PROTOCOL = "udhr-paragraphs"
 SEEDS = (0, 1, 2)
 POINTS = {"equal_tokens": "equal training tokens", "equal_bytes": "equal training bytes"}
 
@@ -38,7 +41,7 @@ def cells(metas: dict) -> dict[tuple[str, str, int], dict]:
     SAME_BYTES (then ``same_run`` is set)."""
     out = {}
     for protocol in ORDER:
-        for variant in VARIANTS:
+        for variant in VARIANTS + ((REMEDY,) if protocol == REMEDY_PROTOCOL else ()):
             for seed in SEEDS:
                 path = RESULTS / protocol / f"{variant}.seed{seed}.json"
                 if not path.exists():
@@ -78,12 +81,13 @@ def paired_deltas(grid: dict, protocol: str, variant: str, point: str, without_b
     return out
 
 
-def verdict(grid: dict, protocol: str, variant: str, point: str, without_bytes: bool = False) -> str:
+def verdict(grid: dict, protocol: str, variant: str, point: str, without_bytes: bool = False,
+            reference: str = "baseline") -> str:
     """'worse'/'better' when every seed of the variant lies beyond every seed of the baseline
     (the seeds' ranges do not overlap), 'within the seeds' spread' otherwise."""
     v = [bpb(grid[protocol, variant, s][point], without_bytes) for s in SEEDS if have(grid, protocol, variant, s, point)]
-    b = [bpb(grid[protocol, "baseline", s][point], without_bytes) for s in SEEDS
-         if have(grid, protocol, "baseline", s, point)]
+    b = [bpb(grid[protocol, reference, s][point], without_bytes) for s in SEEDS
+         if have(grid, protocol, reference, s, point)]
     if len(v) < 3 or len(b) < 3:
         return "incomplete"
     if min(v) > max(b):
@@ -97,7 +101,8 @@ def status_table(grid: dict) -> list[str]:
     rows = ["| protocol | " + " | ".join(LABELS[v] for v in VARIANTS) + " |", "|---|---|---|---|"]
     for protocol in ORDER:
         done = [", ".join(str(s) for s in SEEDS if (protocol, v, s) in grid) or "none" for v in VARIANTS]
-        rows.append(f"| {protocol} | " + " | ".join(f"seeds {d}" if d != "none" else "not run" for d in done) + " |")
+        rows.append(f"| {protocol} | " + " | ".join((f"seeds {d}" if "," in d else f"seed {d}") if d != "none"
+                                                    else "not run" for d in done) + " |")
     return rows
 
 
@@ -184,16 +189,16 @@ def data_table(metas: dict) -> list[str]:
     return rows
 
 
-def kind_table(grid: dict, protocol: str, point: str) -> list[str]:
+def kind_table(grid: dict, protocol: str, point: str, variants: tuple = VARIANTS) -> list[str]:
     """Bits per byte of the evaluation text spent on each kind of token, and bits per token."""
-    kinds = sorted({k for (p, _, _), r in grid.items() if p == protocol for k in r[point]["by_kind"]})
+    kinds = sorted({k for (p, v, _), r in grid.items() if p == protocol and v in variants for k in r[point]["by_kind"]})
     if not kinds:
         return [f"*{protocol}: no cell run yet.*"]
-    rows = ["| token kind | " + " | ".join(f"{LABELS[v]}: tokens · bits/token · share of bits" for v in VARIANTS) + " |",
-            "|---|---|---|---|"]
+    rows = ["| token kind | " + " | ".join(f"{LABELS[v]}: tokens · bits/token · share of bits" for v in variants) + " |",
+            "|---" * (len(variants) + 1) + "|"]
     for kind in kinds:
         cells_ = []
-        for v in VARIANTS:
+        for v in variants:
             runs = [grid[protocol, v, s][point] for s in SEEDS if (protocol, v, s) in grid]
             have = [r for r in runs if kind in r["by_kind"]]
             if not runs:
@@ -209,20 +214,20 @@ def kind_table(grid: dict, protocol: str, point: str) -> list[str]:
     return rows
 
 
-def class_table(grid: dict, metas: dict, protocol: str, point: str) -> list[str]:
+def class_table(grid: dict, metas: dict, protocol: str, point: str, variants: tuple = VARIANTS) -> list[str]:
     """The same words in every stream: bits per byte of the units (compact context chains) of
     each class, with the variants' Δ% against the baseline of the same seed."""
     m = metas.get(protocol)
     if not m or not any(p == protocol for p, _, _ in grid):
         return [f"*{protocol}: no cell run yet.*"]
     total = sum(m["class_bytes"].values())
-    rows = ["| unit class (capital · mark · seen in training) | share of bytes | baseline bits/byte "
-            "| Δ `paper` split | Δ `compact`/`frequent` |", "|---|---|---|---|---|"]
+    rows = ["| unit class (capital · mark · seen in training) | share of bytes | baseline bits/byte | "
+            + " | ".join(f"Δ {LABELS[v]}" for v in variants[1:]) + " |", "|---" * (len(variants) + 2) + "|"]
     for name in sorted(m["class_bytes"], key=lambda c: -m["class_bytes"][c]):
         base = [grid[protocol, "baseline", s][point]["by_class"][name]["bits_per_byte"]
                 for s in SEEDS if (protocol, "baseline", s) in grid]
         deltas = []
-        for v in VARIANTS[1:]:
+        for v in variants[1:]:
             d = [(grid[protocol, v, s][point]["by_class"][name]["bits_per_byte"]
                   / grid[protocol, "baseline", s][point]["by_class"][name]["bits_per_byte"] - 1) * 100
                  for s in SEEDS if (protocol, v, s) in grid and (protocol, "baseline", s) in grid]
@@ -230,6 +235,152 @@ def class_table(grid: dict, metas: dict, protocol: str, point: str) -> list[str]
         rows.append(f"| {name} | {m['class_bytes'][name] / total * 100:.1f}% | {mean_std(base, 3)} | "
                     + " | ".join(deltas) + " |")
     return rows
+
+
+def _paired_shares(grid: dict, protocol: str, variant: str, point: str, part) -> list[float]:
+    """Per seed: (the variant's bits in ``part`` − the baseline's) as % of the baseline's bits.
+    ``part(result)`` gives the bits of a part of one scored run."""
+    out = []
+    for seed in SEEDS:
+        if have(grid, protocol, variant, seed, point) and have(grid, protocol, "baseline", seed, point):
+            a, b = grid[protocol, variant, seed][point], grid[protocol, "baseline", seed][point]
+            out.append((part(a) - part(b)) / b["bits"] * 100)
+    return out
+
+
+def _kind_bits(kind: str):
+    return lambda r: r["by_kind"].get(kind, {}).get("bits", 0.0)
+
+
+def _unit_bits(with_mark: bool):
+    return lambda r: sum(c["bits"] for name, c in r["by_class"].items() if (".mark." in name) == with_mark)
+
+
+def _has(grid: dict, protocol: str, variant: str, part_name: str, kinds: list[str]) -> bool:
+    """Whether a kind's row applies to a variant: it or the baseline has tokens of that kind."""
+    kind = next((k for k in kinds if part_name == f"tokens of kind `{k}`"), None)
+    return kind is None or any(kind in r["equal_tokens"]["by_kind"] for (p, v, _), r in grid.items()
+                               if p == protocol and v in (variant, "baseline"))
+
+
+def decomposition(grid: dict, protocol: str, point: str, variants: tuple = VARIANTS) -> list[str]:
+    """Where a variant's extra (or saved) bits are: its bits minus the baseline's of the same
+    seed, by token kind and by unit (with a mark or not), as % of the baseline's bits; the rows
+    of each column add up to its total."""
+    kinds = sorted({k for (p, v, _), r in grid.items() if p == protocol and v in variants for k in r[point]["by_kind"]})
+    if not any(_paired_shares(grid, protocol, v, point, lambda r: r["bits"]) for v in variants[1:]):
+        return [f"*{protocol}: no paired cells yet.*"]
+    rows = ["| part of the stream | " + " | ".join(f"Δ {LABELS[v]}" for v in variants[1:]) + " |",
+            "|---" * len(variants) + "|"]
+    parts = [(f"tokens of kind `{k}`", _kind_bits(k)) for k in kinds]
+    parts += [("**all tokens (the total)**", lambda r: r["bits"]),
+              ("units with a combining mark (all their tokens)", _unit_bits(True)),
+              ("units without a mark", _unit_bits(False))]
+    for name, part in parts:
+        rows.append(f"| {name} | " + " | ".join(_pct(_paired_shares(grid, protocol, v, point, part))
+                                               if _has(grid, protocol, v, name, kinds) else "—"
+                                               for v in variants[1:]) + " |")
+    marks_rest = [("the other tokens of units with a mark (units with a mark − `instr:marks`)",
+                   lambda r: _unit_bits(True)(r) - _kind_bits("instr:marks")(r))]
+    for name, part in marks_rest:
+        rows.append(f"| {name} | " + " | ".join(_pct(_paired_shares(grid, protocol, v, point, part))
+                                               for v in variants[1:]) + " |")
+    return rows
+
+
+def remedy_meta() -> dict | None:
+    path = RESULTS / REMEDY_PROTOCOL / f"{REMEDY}.meta.json"
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def remedy_section(grid: dict, metas: dict) -> list[str]:
+    """Item 4: the remedy against the baseline and against compact/frequent, paired by seed."""
+    p, point = REMEDY_PROTOCOL, "equal_tokens"
+    done = [s for s in SEEDS if (p, REMEDY, s) in grid]
+    m = remedy_meta()
+    if not done:
+        return [f"*Not run: no result file `results/{p}/{REMEDY}.seed*.json` yet.*"]
+    out = [f"Seeds done: {', '.join(map(str, done))} (of {', '.join(map(str, SEEDS))}).", ""]
+    if m:
+        base, row = m["variants"]["baseline"], m["variants"][REMEDY]
+        out += [f"Its stream at the same budget: {row['train_tokens']:,} training tokens "
+                f"({row['train_bytes_per_token']:.3f} bytes/token against the baseline's "
+                f"{base['train_bytes_per_token']:.3f}), {row['held_out_tokens_all']:,} held-out tokens "
+                f"({(row['held_out_tokens_all'] / base['held_out_tokens_all'] - 1) * 100:+.2f}% against the "
+                f"baseline's {base['held_out_tokens_all']:,}; `compact`/`frequent` with marks: "
+                f"{(metas[p]['variants']['compact_frequent']['held_out_tokens_all'] / base['held_out_tokens_all'] - 1) * 100:+.2f}%).", ""]
+    rows = ["| | bits/byte | Δ against the baseline (paired) | Δ against `compact`, `frequent` (paired) | vs baseline "
+            "| vs `compact`, `frequent` |", "|---|---|---|---|---|---|"]
+    for v in ("baseline", "compact_frequent", REMEDY):
+        vals = [grid[p, v, s][point]["bits_per_byte"] for s in SEEDS if (p, v, s) in grid]
+        against_cf = [(grid[p, v, s][point]["bits_per_byte"] / grid[p, "compact_frequent", s][point]["bits_per_byte"] - 1)
+                      * 100 for s in SEEDS if (p, v, s) in grid and (p, "compact_frequent", s) in grid]
+        rows.append(f"| {LABELS[v]} | {mean_std(vals)} | "
+                    f"{_pct(paired_deltas(grid, p, v, point)) if v != 'baseline' else ''} | "
+                    f"{_pct(against_cf) if v == REMEDY else ''} | "
+                    f"{verdict(grid, p, v, point) if v != 'baseline' else ''} | "
+                    f"{verdict(grid, p, v, point, reference='compact_frequent') if v == REMEDY else ''} |")
+    per_seed = ["| seed | " + " | ".join(LABELS[v] for v in ("baseline", "compact_frequent", REMEDY)) + " |",
+                "|---|---|---|---|"]
+    for s in SEEDS:
+        per_seed.append(f"| {s} | " + " | ".join(f"{grid[p, v, s][point]['bits_per_byte']:.4f}" if (p, v, s) in grid
+                                                 else "not run" for v in ("baseline", "compact_frequent", REMEDY)) + " |")
+    trio = ("baseline", "compact_frequent", REMEDY)
+    return (out + rows + ["", "Each seed:", ""] + per_seed
+            + ["", "Where the bits go (Δ against the baseline, as % of the baseline's bits, paired by seed):", ""]
+            + decomposition(grid, p, point, trio)
+            + ["", "By token kind:", ""] + kind_table(grid, p, point, trio)
+            + ["", "The same words:", ""] + class_table(grid, metas, p, point, trio))
+
+
+def not_run(grid: dict, metas: dict) -> list[str]:
+    """Every cell the issue asks for whose result file is missing, and what was never started."""
+    out = []
+    for protocol in ORDER:
+        missing = [f"{LABELS[v]} seed {s}" for v in VARIANTS for s in SEEDS if (protocol, v, s) not in grid]
+        if missing:
+            out.append(f"- {protocol}, equal training tokens: {'; '.join(missing)}.")
+        m = metas.get(protocol)
+        if not m:
+            out.append(f"- {protocol}, equal training bytes: not prepared, so not planned yet.")
+            continue
+        for v in VARIANTS[1:]:
+            r = m["variants"]["baseline"]["train_bytes_per_token"] / m["variants"][v]["train_bytes_per_token"]
+            if abs(r - 1) > SAME_BYTES:
+                lost = [str(s) for s in SEEDS if not (RESULTS / protocol / f"{v}.equal_bytes.seed{s}.json").exists()]
+                if lost:
+                    out.append(f"- {protocol}, equal training bytes, {LABELS[v]} (tokens ratio {r:.3f}): "
+                               f"seeds {', '.join(lost)}.")
+    lost = [str(s) for s in SEEDS if (REMEDY_PROTOCOL, REMEDY, s) not in grid]
+    if lost:
+        out.append(f"- the remedy ({LABELS[REMEDY]}, {REMEDY_PROTOCOL}): seeds {', '.join(lost)}.")
+    out += ["- the remedy on the other protocols, and any second remedy (for example the mark instruction "
+            "placed next to the slot it modifies instead of in the prefix group): not started.",
+            "- the 16k budget: not started."]
+    m = remedy_meta()
+    if m:
+        r = m["variants"]["baseline"]["train_bytes_per_token"] / m["variants"][REMEDY]["train_bytes_per_token"]
+        out.append(f"- the remedy's equal-bytes runs (tokens ratio {r:.3f}): not started.")
+    seconds = sorted(r["seconds"] for r in grid.values())
+    if seconds:
+        out.append(f"\nWhy: time. A cell's wall time (training and scoring, from the result files) ranged from "
+                   f"{seconds[0] / 60:.0f} to {seconds[-1] / 60:.0f} minutes, with the load of the shared 2-core machines, one thread "
+                   f"per cell under `nice -n 19`; the session's time ran out before the cells listed above.")
+    return out
+
+
+def remedy_short(grid: dict) -> list[str]:
+    """The remedy's headline row for the docs page."""
+    p, point = REMEDY_PROTOCOL, "equal_tokens"
+    vals = [grid[p, REMEDY, s][point]["bits_per_byte"] for s in SEEDS if (p, REMEDY, s) in grid]
+    if not vals:
+        return ["*Not run yet.*"]
+    against_cf = [(grid[p, REMEDY, s][point]["bits_per_byte"] / grid[p, "compact_frequent", s][point]["bits_per_byte"]
+                   - 1) * 100 for s in SEEDS if (p, REMEDY, s) in grid and (p, "compact_frequent", s) in grid]
+    return ["| | bits/byte | Δ against the baseline (paired) | Δ against `compact`, `frequent` (paired) | vs baseline |",
+            "|---|---|---|---|---|",
+            f"| {LABELS[REMEDY]} ({p}) | {mean_std(vals)} | {_pct(paired_deltas(grid, p, REMEDY, point))} | "
+            f"{_pct(against_cf)} | {verdict(grid, p, REMEDY, point)} |"]
 
 
 def pins(grid: dict) -> list[str]:
@@ -264,7 +415,35 @@ def conclusions(grid: dict) -> list[str]:
                            f"baseline (paired by seed): {verdict(grid, protocol, v, point)}.")
         if not any(p == protocol for p, _, _ in grid):
             out.append(f"- {protocol}: not run yet.")
+    out += [line for protocol in ORDER for v in VARIANTS[1:] for line in where_harm(grid, protocol, v)]
+    out += remedy_conclusion(grid)
     return out
+
+
+def where_harm(grid: dict, protocol: str, variant: str, point: str = "equal_tokens") -> list[str]:
+    """For a variant found worse: the token kind with the largest extra bits, and the units with
+    and without a mark (paired by seed, as % of the baseline's bits)."""
+    if not verdict(grid, protocol, variant, point).startswith("**worse"):
+        return []
+    kinds = {k for (p, v, _), r in grid.items() if p == protocol and v == variant for k in r[point]["by_kind"]}
+    shares = {k: _paired_shares(grid, protocol, variant, point, _kind_bits(k)) for k in kinds}
+    top = max(shares, key=lambda k: statistics.mean(shares[k]))
+    return [f"- {protocol}, where the harm of {LABELS[variant]} lies: the costliest token kind is `{top}` "
+            f"({_pct(shares[top])} of the baseline's bits); units with a combining mark "
+            f"{_pct(_paired_shares(grid, protocol, variant, point, _unit_bits(True)))}, units without "
+            f"{_pct(_paired_shares(grid, protocol, variant, point, _unit_bits(False)))}."]
+
+
+def remedy_conclusion(grid: dict) -> list[str]:
+    p, point = REMEDY_PROTOCOL, "equal_tokens"
+    if not paired_deltas(grid, p, REMEDY, point):
+        return [f"- The remedy ({LABELS[REMEDY]}, {p}): not run yet."]
+    against_cf = [(grid[p, REMEDY, s][point]["bits_per_byte"] / grid[p, "compact_frequent", s][point]["bits_per_byte"]
+                   - 1) * 100 for s in SEEDS if (p, REMEDY, s) in grid and (p, "compact_frequent", s) in grid]
+    return [f"- The remedy ({LABELS[REMEDY]}, {p}, equal training tokens): {_pct(paired_deltas(grid, p, REMEDY, point))} "
+            f"bits/byte against the baseline, {verdict(grid, p, REMEDY, point)}; {_pct(against_cf)} against "
+            f"`compact`, `frequent` with marks (paired by seed), "
+            f"{verdict(grid, p, REMEDY, point, reference='compact_frequent')}."]
 
 
 def render(grid: dict, metas: dict, template: str) -> str:
@@ -282,6 +461,12 @@ def render(grid: dict, metas: dict, template: str) -> str:
         "KINDS": [line for p in ORDER for line in [f"\n**{p}** ({POINTS['equal_tokens']})\n"] + kind_table(grid, p, "equal_tokens")],
         "CLASSES": [line for p in ORDER for line in [f"\n**{p}** ({POINTS['equal_tokens']})\n"]
                     + class_table(grid, metas, p, "equal_tokens")],
+        "DECOMPOSITION": [line for p in ORDER for line in [f"\n**{p}** ({POINTS['equal_tokens']})\n"]
+                          + decomposition(grid, p, "equal_tokens")],
+        "REMEDY": remedy_section(grid, metas),
+        "NOT_RUN": not_run(grid, metas),
+        "DECOMPOSITION_PARAGRAPHS": decomposition(grid, REMEDY_PROTOCOL, "equal_tokens"),
+        "REMEDY_SHORT": remedy_short(grid),
         "DESCRIPTIONS": [f"- **{p}**: {metas[p]['description']} ({metas[p]['train_documents']:,} training "
                          f"documents, {metas[p]['train_bytes']:,} bytes; scored on {metas[p]['eval_documents']:,} "
                          f"held-out documents, {metas[p]['eval_bytes']:,} bytes)" if p in metas else
@@ -298,7 +483,7 @@ def main() -> None:
     grid = cells(metas)
     for name, target in (("FINDINGS.template.md", HERE / "FINDINGS.md"), ("docs.template.md", DOCS)):
         target.write_text(render(grid, metas, (HERE / name).read_text()))
-        print(f"wrote {target} ({len(grid)} of {len(ORDER) * len(VARIANTS) * len(SEEDS)} cells)")
+        print(f"wrote {target} ({sum(v in VARIANTS for _, v, _ in grid)} of {len(ORDER) * len(VARIANTS) * len(SEEDS)} cells)")
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 variant, every evaluation document's ids equal ``Tokenizer(...).encode(text).ids`` and decode
 back to its NFC text; the baseline's ids decode (byte fallback joined) to the NFC text too.
 
-    cd research/downstream && PYTHONPATH=../../python:/work/venv/lib/python3.11/site-packages \\
-        /work/venv-torch/bin/python check_streams.py udhr-languages
+    cd research/downstream && PYTHONPATH=../../python \\
+        /work/venv-torch/bin/python check_streams.py udhr-languages   # or: remedy (remedy.py's stream)
 """
 
 from __future__ import annotations
@@ -61,5 +61,27 @@ def check(name: str) -> int:
     return 1 if bad else 0
 
 
+def check_remedy() -> int:
+    """remedy.py's stream (``Tokenizer`` has no ``features`` option): each evaluation
+    document's tokens join to ``functok.encode(text, features=...)`` and decode to its NFC text."""
+    import remedy
+    from functok import decode, encode
+
+    cache = remedy.prepare_remedy()
+    texts = protocols.PROTOCOLS[remedy.PROTOCOL]().evaluation
+    hf = json.loads((cache / f"{remedy.REMEDY}.tokenizer.json").read_text())
+    strings = prepare._strings(hf["model"]["vocab"])
+    docs = documents(torch.load(cache / f"{remedy.REMEDY}.pt")["eval"])
+    assert len(docs) == len(texts), (len(docs), len(texts))
+    wrong = 0
+    for ids, t in zip(docs, texts):
+        stream = baseline_text(ids, strings)
+        wrong += stream != encode(t, splitter=prepare.SPLITTER, profile="compact", features=remedy.REMEDY_FEATURES) \
+            or decode(stream) != nfc(t)
+    print(f"{remedy.PROTOCOL}: {remedy.REMEDY}: {len(docs) - wrong} of {len(docs)} documents exact")
+    return 1 if wrong else 0
+
+
 if __name__ == "__main__":
-    sys.exit(max(check(n) for n in sys.argv[1:] or ["udhr-languages"]))
+    names = sys.argv[1:] or ["udhr-languages"]
+    sys.exit(max(check_remedy() if n == "remedy" else check(n) for n in names))

@@ -26,10 +26,10 @@ from pathlib import Path
 
 import torch
 
-from functok.commands import budgets
-from functok.commands.compare_train import BYTE_TOKENS
-from functok.encode import encoded_pieces
-from functok.pretokenize import chained, has_group
+from functok.commands.compare import budgets
+from functok.commands.compare.budgets import BYTE_TOKENS
+from functok.encode import encoded_pieces, map_pieces
+from functok.pretokenize import chained, has_group, piece_pretokens
 from functok.tokenizer.file import with_byte_tokens
 from functok.tokenizer.fusion import ChainCounter, greedy_tokens
 
@@ -54,13 +54,13 @@ def train_tokenizers(split) -> dict[str, dict]:
     models = {}
     started = time.monotonic()
     base = budgets._count(vs["baseline"], SPLITTER, split.train)
-    models["baseline"] = budgets._model_at(budgets.train_counts(base, BUDGET), BUDGET, base, None)
+    models["baseline"] = budgets._model_at(budgets.train_at_budget(base, BUDGET), BUDGET, base, None)
     paper = budgets._count(vs["paper_split"], SPLITTER, split.train)
-    models["paper_split"] = budgets._model_at(budgets.train_counts(paper, BUDGET), BUDGET, paper, None)
+    models["paper_split"] = budgets._model_at(budgets.train_at_budget(paper, BUDGET), BUDGET, paper, None)
     chains = ChainCounter()
     compact_split = next(v for v in budgets.BUDGET_VARIANTS if v.key == "compact_split")
     compact = budgets._count(compact_split, SPLITTER, split.train, chains)
-    big = budgets.train_counts(compact, BUDGET)
+    big = budgets.train_at_budget(compact, BUDGET)
     models["compact_frequent"] = budgets._model_at(big, BUDGET, compact, chains.chains)
     print(f"{split.name}: tokenizers trained in {time.monotonic() - started:.0f} s", file=sys.stderr)
     return models
@@ -103,7 +103,7 @@ def _pretokens_by_piece(variant_key: str, text: str) -> list[list[str]]:
 
     if variant_key == "baseline":
         return [[p] for p in split(nfc(text), splitter=SPLITTER)]
-    return [list(parts) for parts in encoded_pieces(text, split=True, splitter=SPLITTER, profile="paper")]
+    return [list(parts) for parts in map_pieces(piece_pretokens, text, splitter=SPLITTER, profile="paper")]
 
 
 def unit_of_tokens(variant_key: str, model: dict, text: str, tokens: dict) -> list[int]:

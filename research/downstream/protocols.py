@@ -1,6 +1,6 @@
 """The four protocols of the study (issue 23): which text trains, which is held out.
 
-Every protocol uses `functok compare`'s own corpus loaders (functok.commands.compare_corpus), so
+Every protocol uses `functok compare`'s own corpus loaders (functok.commands.compare.corpus), so
 the documents and the held-out rule are compare's:
 
 * ``udhr-languages``: the UDHR, whole languages held out, as research/equal-budget did it
@@ -21,8 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from functok.commands.compare_corpus import (DEFAULT_HELD_OUT_EVERY, DEFAULT_MAX_LINE, load_corpus,
-                                             paragraphs, pydoc_corpus, read_text, stdlib_corpus)
+from functok.commands.compare.corpus import (DEFAULT_HELD_OUT_EVERY, load_corpus, paragraphs, pydoc_corpus, read_text,
+                                             stdlib_corpus)
+from functok.commands.corpus import DEFAULT_MAX_LINE
 
 UDHR = Path("/work/shared/corpora/udhr")
 CODE_MAX_FILES = 300  # compare --max-files 300: the CPU budget, not the protocol

@@ -19,6 +19,7 @@ import platform
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import torch
@@ -49,13 +50,14 @@ def pinned() -> dict:
             "tokenizers": tokenizers.__version__, "torch": torch.__version__, "python": platform.python_version()}
 
 
-def commit(path: Path) -> None:
-    """Commit the result file, with FINDINGS.md and the docs page rebuilt to include it."""
+def commit(path: Path, extra: Sequence[Path] = ()) -> None:
+    """Commit the result file (and ``extra`` files), with FINDINGS.md and the docs page rebuilt
+    to include it."""
     import build_findings
 
     build_findings.main()
     paths = [str(path), str(build_findings.HERE / "FINDINGS.md"), str(build_findings.DOCS),
-             *map(str, RESULTS.glob("*/meta.json"))]
+             *map(str, RESULTS.glob("*/meta.json")), *map(str, extra)]
     for _ in range(10):
         add = subprocess.run(["git", "add", "--", *paths], cwd=ROOT, capture_output=True)
         done = subprocess.run(["git", "commit", "-q", "-m", f"research/downstream: result {path.parent.name}/{path.name}",
@@ -66,7 +68,8 @@ def commit(path: Path) -> None:
     print(f"could not commit {path}", file=sys.stderr)
 
 
-def run(protocol: str, variant: str, seed: int, point: str, cache: Path, commit_it: bool) -> None:
+def run(protocol: str, variant: str, seed: int, point: str, cache: Path, commit_it: bool,
+        extra: Sequence[Path] = ()) -> None:
     path = result_path(protocol, variant, seed, point)
     if path.exists():
         return
@@ -77,20 +80,26 @@ def run(protocol: str, variant: str, seed: int, point: str, cache: Path, commit_
     print(f"{started} {protocol} {variant} seed {seed}: {result[point]['bits_per_byte']:.4f} bits/byte at "
           f"{point.replace('_', ' ')} ({result['seconds']} s)", flush=True)
     if commit_it:
-        commit(path)
+        commit(path, extra)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--protocols", nargs="*", default=list(protocols.ORDER))
     parser.add_argument("--commit", action="store_true")
+    parser.add_argument("--seeds", nargs="*", type=int, default=list(SEEDS),
+                        help="only these seeds (a second process can take other seeds of the same protocol)")
+    parser.add_argument("--variants", nargs="*", default=list(prepare.VARIANT_KEYS), choices=prepare.VARIANT_KEYS,
+                        help="only these variants, in this order")
+    parser.add_argument("--points", nargs="*", default=["equal_tokens", "equal_bytes"],
+                        choices=["equal_tokens", "equal_bytes"])
     args = parser.parse_args()
-    for point in ("equal_tokens", "equal_bytes"):
+    for point in args.points:
         for protocol in args.protocols:
             cache = prepare.prepare(protocol)
             meta = json.loads((cache / "meta.json").read_text())
-            for seed in SEEDS:
-                for variant in prepare.VARIANT_KEYS:
+            for seed in args.seeds:
+                for variant in args.variants:
                     if point == "equal_bytes" and abs(bytes_ratio(meta, variant) - 1) <= SAME_BYTES:
                         continue
                     run(protocol, variant, seed, point, cache, args.commit)
