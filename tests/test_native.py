@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import REPO, read_text_or_none, stdlib_sources, udhr_files
+from conftest import REPO, read_text_or_none, stdlib_sources, udhr_files, native_or_skip
 
 import functok
 native_module = importlib.import_module("functok.native")
@@ -27,18 +27,11 @@ encode_module = importlib.import_module("functok.encode")  # functok.encode is t
 pretokenize_module = importlib.import_module("functok.pretokenize")
 
 
-def _native_or_skip():
-    try:
-        return importlib.import_module("functok._native")
-    except ImportError:
-        if os.environ.get("CI"):
-            pytest.fail("functok._native is not built: CI has a compiler, so `pip install` should build it")
-        pytest.skip("functok._native is not built here (no C compiler at install time)")
 
 
 @pytest.fixture(scope="module")
 def native():
-    return _native_or_skip()
+    return native_or_skip()
 
 
 def pure_encode(text, **options):

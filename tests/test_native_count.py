@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import read_text_or_none, stdlib_sources, udhr_files
+from conftest import read_text_or_none, stdlib_sources, udhr_files, native_or_skip
 from fixtures.trained import need_tokenizers
 
 from functok import FUSE_MODES, Tokenizer
@@ -26,12 +26,7 @@ train = importlib.import_module("functok.tokenizer.train")
 @pytest.fixture(scope="module")
 def native():
     """The C core, which the count runs on here even under FUNCTOK_PURE=1 (as tests/test_native.py)."""
-    try:
-        core = importlib.import_module("functok._native")
-    except ImportError:
-        if os.environ.get("CI"):
-            pytest.fail("functok._native is not built: CI has a compiler, so `pip install` should build it")
-        pytest.skip("functok._native is not built here (no C compiler at install time)")
+    core = native_or_skip()
     saved, train.native = train.native, core
     yield core
     train.native = saved

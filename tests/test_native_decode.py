@@ -22,8 +22,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import REPO, damaged
-from test_native import OPTION_SETS, TEXT, _native_or_skip, corpus_texts
+from conftest import REPO, damaged, native_or_skip
+from test_native import OPTION_SETS, TEXT, corpus_texts
 from test_tokenizer import model_ids  # noqa: E402 (one source for the ids a model emits)
 
 import functok
@@ -37,7 +37,7 @@ DEFAULT = decode_module.DEFAULT_MAX_OUTPUT
 def native():
     if importlib.import_module("functok.native").PURE:
         pytest.skip("FUNCTOK_PURE=1: the pure path runs (CI runs this file on the C core)")
-    core = _native_or_skip()
+    core = native_or_skip()
     assert decode_module.native is core  # functok.decode runs the core
     return core
 

@@ -21,7 +21,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import REPO, random_bpe, read_text_or_none, stdlib_sources, udhr_files
+from conftest import REPO, random_bpe, read_text_or_none, stdlib_sources, udhr_files, native_or_skip
 from functok.conformance import ops
 from functok.tokenizer.bpe import BPE, byte_fallback_token
 from functok.tokenizer.segment import Segmenter, brute_force
@@ -29,18 +29,11 @@ from functok.tokenizer.segment import Segmenter, brute_force
 vocabulary_module = importlib.import_module("functok.tokenizer.vocabulary")
 
 
-def _native_or_skip():
-    try:
-        return importlib.import_module("functok._native")
-    except ImportError:
-        if os.environ.get("CI"):
-            pytest.fail("functok._native is not built: CI has a compiler, so `pip install` should build it")
-        pytest.skip("functok._native is not built here (no C compiler at install time)")
 
 
 @pytest.fixture(scope="module")
 def native():
-    return _native_or_skip()
+    return native_or_skip()
 
 
 def outcome(call):

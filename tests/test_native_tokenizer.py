@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import random_bpe, read_text_or_none, stdlib_sources, udhr_files
+from conftest import random_bpe, read_text_or_none, stdlib_sources, udhr_files, native_or_skip
 from fixtures.trained import stdlib_tokenizer
 
 from functok.errors import FormatError
@@ -30,18 +30,11 @@ from functok.tokenizer import Tokenizer
 from functok.tokenizer.bpe import BYTE_TOKENS, byte_fallback_token
 
 
-def _native_or_skip():
-    try:
-        return importlib.import_module("functok._native")
-    except ImportError:
-        if os.environ.get("CI"):
-            pytest.fail("functok._native is not built: CI has a compiler, so `pip install` should build it")
-        pytest.skip("functok._native is not built here (no C compiler at install time)")
 
 
 @pytest.fixture(scope="module")
 def native():
-    module = _native_or_skip()
+    module = native_or_skip()
     if importlib.import_module("functok.native").core is None:
         pytest.skip("FUNCTOK_PURE=1: the pure path runs")
     return module
