@@ -65,18 +65,6 @@ static int same_key(const counter *c, const count_entry *e, const uint32_t *key,
     return 1;
 }
 
-static int cuts_push(offsets *o, size_t at) {
-    if (o->len == o->cap) {
-        size_t cap = o->cap ? o->cap * 2 : 256;
-        size_t *data = cap < SIZE_MAX / sizeof *data ? realloc(o->data, cap * sizeof *data) : NULL;
-        if (!data) return -1;
-        o->data = data;
-        o->cap = cap;
-    }
-    o->data[o->len++] = at;
-    return 0;
-}
-
 int counter_add(counter *c, const uint32_t *key, size_t n, const size_t *cuts, size_t ncuts) {
     if (2 * (c->len + 1) > c->slot_count && grow_slots(c)) return -1;
     if (c->len >= UINT32_MAX - 1) return -1; /* a slot holds the index in 32 bits */
@@ -100,7 +88,7 @@ int counter_add(counter *c, const uint32_t *key, size_t n, const size_t *cuts, s
     count_entry e = {c->keys.len, n, c->cuts.len, ncuts, h, 1};
     if (cpbuf_extend(&c->keys, key, n)) return -1;
     for (size_t k = 0; k < ncuts; k++)
-        if (cuts_push(&c->cuts, cuts[k])) return -1;
+        if (offsets_push(&c->cuts, cuts[k])) return -1;
     c->entries[c->len] = e;
     c->slots[at] = slot_of(h, c->len++);
     return 0;
@@ -123,7 +111,7 @@ static int count_chains(const cpbuf *stream, const offsets *ends, counter *chain
             if (piece_from - chain_from >= 2) {
                 cuts->len = 0;
                 for (size_t j = chain_from; j + 1 < piece_from; j++)
-                    if (cuts_push(cuts, ends->data[j] - chain_start)) return -1;
+                    if (offsets_push(cuts, ends->data[j] - chain_start)) return -1;
                 if (counter_add(chains, stream->data + chain_start, ends->data[piece_from - 1] - chain_start,
                                 cuts->data, cuts->len))
                     return -1;
@@ -136,7 +124,7 @@ static int count_chains(const cpbuf *stream, const offsets *ends, counter *chain
     if (piece_from - chain_from >= 2) { /* the last chain */
         cuts->len = 0;
         for (size_t j = chain_from; j + 1 < piece_from; j++)
-            if (cuts_push(cuts, ends->data[j] - chain_start)) return -1;
+            if (offsets_push(cuts, ends->data[j] - chain_start)) return -1;
         if (counter_add(chains, stream->data + chain_start, ends->data[piece_from - 1] - chain_start, cuts->data,
                         cuts->len))
             return -1;

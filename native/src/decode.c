@@ -475,18 +475,8 @@ static int apply_group(decoder *d, size_t g, size_t end, size_t base) {
 /* --- 7.9: the whole decoder ----------------------------------------------------------------- */
 
 int decode_stream(const void *s, int width, size_t n, int strict, uint64_t max_output, cpbuf *out, decode_error *error) {
-    decoder d;
-    memset(&d, 0, sizeof d);
-    d.s = s;
-    d.width = width;
-    d.n = n;
-    d.strict = strict;
-    d.max_output = max_output;
-    d.out = out;
-    d.first = error;
-    error->kind = DECODE_OK;
-    error->offset = 0;
-    error->message[0] = '\0';
+    decoder d = {.s = s, .width = width, .n = n, .strict = strict, .max_output = max_output, .out = out, .first = error};
+    *error = (decode_error){.kind = DECODE_OK};
     size_t i = 0;
     int failed = read_text(&d, 0, &i); /* text0 */
     while (!failed && i < n && error->kind == DECODE_OK) {
