@@ -1,52 +1,108 @@
 #!/usr/bin/env bash
 # Installs what the tests need and runs every suite: Python, Node (Pyodide), browser, docs.
 # This is the README's second command; .ci/run runs it verbatim.
+#
+# The machine has 2 cores and most steps keep one busy, so the work runs in lanes side by side:
+# the installs (pip, npm, Debian) together; then the Python lane (pytest on both cores, the pure
+# path again) beside the native/Node lane (fuzzing, leak check, the wasm build, Node, browser);
+# then the torch step, last, so that no run before it has torch. Each line a lane prints starts
+# with its name; a failing lane fails the script, with its status.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf "\n=== [%ds] %s\n" "$SECONDS" "$*"; }
 
-step "Python: install the package with its dev extras into .venv"
-python3 -m venv .venv
-.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]'
+# lane NAME COMMAND...: runs COMMAND in the background with its output tagged [NAME]; $! is then
+# the lane (`wait $!` gives its status, pipefail carrying COMMAND's through sed).
+lane() {
+    local name=$1
+    shift
+    ( set -euo pipefail; "$@" ) 2>&1 | sed -u "s/^/[$name] /" &
+}
 
-step "Python: cache GPT-2's tiktoken rank file (from the openai-whisper sdist) for the parity test"
-export FUNCTOK_GPT2_TIKTOKEN="$PWD/.cache/functok/gpt2.tiktoken"
-.venv/bin/python scripts/fetch_gpt2_tiktoken.py "$FUNCTOK_GPT2_TIKTOKEN"
+# finish NAME PID: waits for a lane, and stops the script if it failed.
+finish() {
+    local status=0
+    wait "$2" || status=$?
+    [ "$status" -eq 0 ] || { step "FAILED: the $1 lane exited with status $status"; exit "$status"; }
+    step "the $1 lane passed"
+}
 
-step "Python: pytest (codec, tables, splitter, conformance, tokenizer, CLI)"
+# On a failure, stop the other lane too: every process this script started, deepest first.
+descendants() { local child; for child in $(pgrep -P "$1"); do descendants "$child"; echo "$child"; done; }
+trap 'kill $(descendants $$) 2>/dev/null || true' EXIT
+
+install_debian() {
+    # Chromium for the browser tests; clang and libFuzzer's runtime for scripts/fuzz.sh (which
+    # would install them itself, but two apt-get runs at once fail on apt's lock).
+    local wanted=(chromium clang libclang-rt-14-dev)
+    dpkg -s "${wanted[@]}" >/dev/null 2>&1 && { echo "already installed: ${wanted[*]}"; return; }
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${wanted[@]}" >/dev/null
+    echo "installed: ${wanted[*]}"
+}
+
+install_python() {
+    python3 -m venv .venv
+    .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]'
+    # GPT-2's tiktoken rank file, for the parity test in tests/test_bpe.py (from the openai-whisper sdist).
+    .venv/bin/python scripts/fetch_gpt2_tiktoken.py "$FUNCTOK_GPT2_TIKTOKEN"
+}
+
+python_lane() {
+    step "pytest on every core (codec, tables, splitter, conformance, tokenizer, C core, CLI, docs)"
+    # --dist loadfile keeps a file's tests, and so its module fixtures, on one worker.
+    .venv/bin/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile
+    step "the codec's, decoder's and tokenizer's tests again on the pure path (FUNCTOK_PURE=1), the reference the C core is held to"
+    # Only files whose code has a C path: the splitter and NFC (test_split.py, test_normalize.py)
+    # and the spec's tables are pure Python in both runs, so running them again would test nothing new.
+    FUNCTOK_PURE=1 .venv/bin/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile \
+        tests/test_codec.py tests/test_profiles.py tests/test_fusion.py tests/test_conformance_runner.py \
+        tests/test_tokenizer.py tests/test_tokenizer_pure.py tests/test_tokenizer_fastpath.py \
+        tests/test_cli.py tests/test_tokenize_cli.py \
+        tests/test_decode_errors.py tests/test_decode_modes.py tests/test_decode_memory.py tests/test_decode_stream.py
+}
+
+native_and_node_lane() {
+    step "C core: fuzzing under ASan/UBSan/LSan (45 s shared by the targets, 5 s at least each) and the valgrind leak check"
+    # Each native/fuzz/fuzz_*.c target gets an equal share of 45 s after its regressions replay (the
+    # build and the seeds take about as long again). Any crash, leak or broken invariant fails.
+    local targets
+    targets=$(ls native/fuzz/fuzz_*.c | wc -l)
+    scripts/fuzz.sh $(( 45 / targets > 5 ? 45 / targets : 5 ))
+    scripts/leakcheck.sh
+    step "Node: the wasm bundle in Pyodide, the C core built to wasm, and functok for JavaScript (js/) against the Python reference"
+    npm run build
+    npm test
+    step "Browser: the web demo end to end (headless Chromium)"
+    npm run test:e2e
+}
+
 export FUNCTOK_HYPOTHESIS_EXAMPLES="${FUNCTOK_HYPOTHESIS_EXAMPLES:-200}"
-.venv/bin/python -m pytest -q -p no:cacheprovider
+export FUNCTOK_GPT2_TIKTOKEN="$PWD/.cache/functok/gpt2.tiktoken"
+# The Node tests compare with CPython functok through this interpreter (the skip-free path).
+export FUNCTOK_PYTHON="$PWD/.venv/bin/python"
 
-step "Python: the codec's and the tokenizer's tests again on the pure path (FUNCTOK_PURE=1), the reference the C core is held to"
-FUNCTOK_PURE=1 .venv/bin/python -m pytest -q -p no:cacheprovider tests/test_codec.py tests/test_profiles.py \
-  tests/test_fusion.py tests/test_spec.py tests/test_conformance_runner.py tests/test_split.py \
-  tests/test_normalize.py tests/test_tokenizer.py tests/test_tokenizer_pure.py tests/test_tokenizer_fastpath.py \
-  tests/test_cli.py tests/test_tokenize_cli.py \
-  tests/test_decode_errors.py tests/test_decode_modes.py tests/test_decode_memory.py tests/test_decode_stream.py
+step "Install, side by side: the package with its dev extras into .venv, the npm packages from the lock file, Debian's Chromium and clang"
+lane npm npm ci --no-audit --no-fund
+npm_lane=$!
+lane debian install_debian
+debian_lane=$!
+install_python
+finish npm "$npm_lane"
+finish debian "$debian_lane"
 
-step "Python: constrained generation in transformers' own generate loop (torch, CPU build, after the main run)"
+step "Test, side by side: the Python lane and the native/Node lane"
+lane python python_lane
+python_lane=$!
+lane node native_and_node_lane
+node_lane=$!
+finish python "$python_lane"
+finish node "$node_lane"
+
+step "Python: constrained generation in transformers' own generate loop (torch, CPU build, after every other run)"
 # The CPU wheel of torch 2.13.0 lies on this kind of machine (/opt/wheels); the +cpu pin never
 # takes a CUDA build from the registry. It is installed only here, so the runs above have no torch.
 .venv/bin/python -m pip install -q --disable-pip-version-check --find-links /opt/wheels 'torch==2.13.0+cpu'
 .venv/bin/python -m pytest -q -p no:cacheprovider tests/test_constrain_torch.py
-
-step "C core: fuzzing under ASan/UBSan/LSan (45 s shared by the targets, 5 s at least each) and the valgrind leak check"
-# Each native/fuzz/fuzz_*.c target gets an equal share of 45 s after its regressions replay (the
-# build and the seeds take about as long again: the step stays near 90 s);
-# scripts/fuzz.sh installs clang only if it is missing. Any crash, leak or broken invariant fails.
-fuzz_targets=$(ls native/fuzz/fuzz_*.c | wc -l)
-scripts/fuzz.sh $(( 45 / fuzz_targets > 5 ? 45 / fuzz_targets : 5 ))
-scripts/leakcheck.sh
-
-step "Node: the wasm bundle in Pyodide, and functok for JavaScript (js/) against the Python reference"
-# The Node tests compare with CPython functok through this interpreter (the skip-free path).
-export FUNCTOK_PYTHON="$PWD/.venv/bin/python"
-npm ci --no-audit --no-fund
-npm run build
-npm test
-
-step "Browser: the web demo end to end (headless Chromium)"
-command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
-npm run test:e2e
 step "done: every suite passed"
