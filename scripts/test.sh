@@ -51,12 +51,13 @@ install_python() {
 
 python_lane() {
     step "pytest on every core (codec, tables, splitter, conformance, tokenizer, C core, CLI, docs)"
-    # --dist loadfile keeps a file's tests, and so its module fixtures, on one worker.
-    .venv/bin/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile
+    # --dist loadfile keeps a file's tests, and so its module fixtures, on one worker; --durations
+    # prints the slowest tests, where CI time goes.
+    .venv/bin/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile --durations=15
     step "the codec's, decoder's and tokenizer's tests again on the pure path (FUNCTOK_PURE=1), the reference the C core is held to"
     # Only files whose code has a C path: the splitter and NFC (test_split.py, test_normalize.py)
     # and the spec's tables are pure Python in both runs, so running them again would test nothing new.
-    FUNCTOK_PURE=1 .venv/bin/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile \
+    FUNCTOK_PURE=1 .venv/bin/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile --durations=10 \
         tests/test_codec.py tests/test_profiles.py tests/test_fusion.py tests/test_conformance_runner.py \
         tests/test_tokenizer.py tests/test_tokenizer_pure.py tests/test_tokenizer_fastpath.py \
         tests/test_cli.py tests/test_tokenize_cli.py \
