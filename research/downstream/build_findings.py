@@ -371,7 +371,8 @@ def not_run(grid: dict, metas: dict) -> list[str]:
     if seconds:
         out.append(f"\nWhy: time. A cell's wall time (training and scoring, from the result files) ranged from "
                    f"{seconds[0] / 60:.0f} to {seconds[-1] / 60:.0f} minutes, with the load of the shared 2-core machines, one thread "
-                   f"per cell under `nice -n 19`; the session's time ran out before the cells listed above.")
+                   f"per cell under `nice -n 19`; the grid and its equal-bytes runs came first, and the time ran out before "
+                   f"what is listed above.")
     return out
 
 
