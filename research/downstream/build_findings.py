@@ -311,15 +311,19 @@ def remedy_section(grid: dict, metas: dict) -> list[str]:
                 f"{(metas[p]['variants']['compact_frequent']['held_out_tokens_all'] / base['held_out_tokens_all'] - 1) * 100:+.2f}%).", ""]
     rows = ["| | bits/byte | Δ against the baseline (paired) | Δ against `compact`, `frequent` (paired) | vs baseline "
             "| vs `compact`, `frequent` |", "|---|---|---|---|---|---|"]
-    for v in ("baseline", "compact_frequent", REMEDY):
-        vals = [grid[p, v, s][point]["bits_per_byte"] for s in SEEDS if (p, v, s) in grid]
-        against_cf = [(grid[p, v, s][point]["bits_per_byte"] / grid[p, "compact_frequent", s][point]["bits_per_byte"] - 1)
-                      * 100 for s in SEEDS if (p, v, s) in grid and (p, "compact_frequent", s) in grid]
-        rows.append(f"| {LABELS[v]} | {mean_std(vals)} | "
-                    f"{_pct(paired_deltas(grid, p, v, point)) if v != 'baseline' else ''} | "
-                    f"{_pct(against_cf) if v == REMEDY else ''} | "
-                    f"{verdict(grid, p, v, point) if v != 'baseline' else ''} | "
-                    f"{verdict(grid, p, v, point, reference='compact_frequent') if v == REMEDY else ''} |")
+    for at in POINTS:
+        for v in ("baseline", "compact_frequent", REMEDY):
+            vals = [grid[p, v, s][at]["bits_per_byte"] for s in SEEDS if have(grid, p, v, s, at)]
+            if not vals:
+                rows.append(f"| {LABELS[v]}, {POINTS[at]} | not run | | | | |")
+                continue
+            against_cf = [(grid[p, v, s][at]["bits_per_byte"] / grid[p, "compact_frequent", s][at]["bits_per_byte"] - 1)
+                          * 100 for s in SEEDS if have(grid, p, v, s, at) and have(grid, p, "compact_frequent", s, at)]
+            rows.append(f"| {LABELS[v]}, {POINTS[at]} | {mean_std(vals)} | "
+                        f"{_pct(paired_deltas(grid, p, v, at)) if v != 'baseline' else ''} | "
+                        f"{_pct(against_cf) if v == REMEDY else ''} | "
+                        f"{verdict(grid, p, v, at) if v != 'baseline' else ''} | "
+                        f"{verdict(grid, p, v, at, reference='compact_frequent') if v == REMEDY else ''} |")
     per_seed = ["| seed | " + " | ".join(LABELS[v] for v in ("baseline", "compact_frequent", REMEDY)) + " |",
                 "|---|---|---|---|"]
     for s in SEEDS:
@@ -360,12 +364,15 @@ def not_run(grid: dict, metas: dict) -> list[str]:
     m = remedy_meta()
     if m:
         r = m["variants"]["baseline"]["train_bytes_per_token"] / m["variants"][REMEDY]["train_bytes_per_token"]
-        out.append(f"- the remedy's equal-bytes runs (tokens ratio {r:.3f}): not started.")
+        lost = [str(s) for s in SEEDS if not have(grid, REMEDY_PROTOCOL, REMEDY, s, "equal_bytes")]
+        if lost:
+            out.append(f"- the remedy's equal-bytes runs (tokens ratio {r:.3f}): seeds {', '.join(lost)}.")
     seconds = sorted(r["seconds"] for r in grid.values())
     if seconds:
         out.append(f"\nWhy: time. A cell's wall time (training and scoring, from the result files) ranged from "
                    f"{seconds[0] / 60:.0f} to {seconds[-1] / 60:.0f} minutes, with the load of the shared 2-core machines, one thread "
-                   f"per cell under `nice -n 19`; the session's time ran out before the cells listed above.")
+                   f"per cell under `nice -n 19`; the grid and its equal-bytes runs came first, and the time ran out before "
+                   f"what is listed above.")
     return out
 
 
