@@ -33,9 +33,11 @@ if ! command -v clang >/dev/null || ! probe; then
 fi
 
 echo "building ${#TARGETS[@]} targets: ${TARGETS[*]}"
+# The core's objects get libFuzzer's coverage instrumentation without its main (fuzzer-no-link).
+build_core clang "$OUT/obj" "${CFLAGS[@]/-fsanitize=fuzzer,/-fsanitize=fuzzer-no-link,}"
 builds=()
 for name in "${TARGETS[@]}"; do
-    clang "${CFLAGS[@]}" $(target_ldflags "$name") -o "$OUT/bin/$name" "native/fuzz/fuzz_$name.c" "${CORE[@]}" &
+    clang "${CFLAGS[@]}" $(target_ldflags "$name") -o "$OUT/bin/$name" "native/fuzz/fuzz_$name.c" "${CORE_OBJECTS[@]}" &
     builds+=($!)
 done
 for pid in "${builds[@]}"; do wait "$pid"; done  # set -e: a failed build stops here

@@ -55,9 +55,11 @@ mkdir -p "$OUT/bin"
 rm -rf "$OUT/seeds"
 "$PYTHON" native/fuzz/seeds.py "$OUT/seeds" >/dev/null
 failed=0
+GCC_FLAGS=(-std=c11 -O1 -g -Wall -Wextra -Werror)
+build_core gcc "$OUT/obj" "${GCC_FLAGS[@]}"
 for name in "${TARGETS[@]}"; do
-    gcc -std=c11 -O1 -g -Wall -Wextra -Werror $(target_ldflags "$name") -o "$OUT/bin/$name" \
-        "native/fuzz/fuzz_$name.c" native/fuzz/replay.c "${CORE[@]}"
+    gcc "${GCC_FLAGS[@]}" $(target_ldflags "$name") -o "$OUT/bin/$name" \
+        "native/fuzz/fuzz_$name.c" native/fuzz/replay.c "${CORE_OBJECTS[@]}"
     inputs=("$OUT/seeds/$name" "${extra[@]}")
     for dir in "native/fuzz/regressions/$name" "build/fuzz/corpus/$name"; do
         [ -d "$dir" ] && inputs+=("$dir")
