@@ -5,8 +5,8 @@
 # The machine has 2 cores and most steps keep one busy, so the work runs in lanes side by side:
 # the installs (pip, npm, Debian) together; then the Python lane (pytest on both cores, the pure
 # path again) beside the native/Node lane (fuzzing, leak check, the wasm build, Node, browser);
-# then the torch step, last, so that no run before it has torch. Each line a lane prints starts
-# with its name; a failing lane fails the script, with its status.
+# and the torch lane (torch in a venv of its own, so that no other run has it). Each line a lane
+# prints starts with its name; a failing lane fails the script, with its status.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -64,6 +64,21 @@ python_lane() {
         tests/test_decode_errors.py tests/test_decode_modes.py tests/test_decode_memory.py tests/test_decode_stream.py
 }
 
+torch_lane() {
+    step "torch (CPU build) in a venv of its own, then constrained generation in transformers' own generate loop"
+    # The CPU wheel of torch 2.13.0 lies on this kind of machine (/opt/wheels); the +cpu pin never
+    # takes a CUDA build from the registry. .venv-torch sees .venv's packages through a .pth line
+    # (site.addsitedir, so that .venv's own .pth files, the editable functok among them, count),
+    # and only it has torch: every other run tests functok without torch.
+    python3 -m venv .venv-torch
+    local dev_site torch_site
+    dev_site=$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+    torch_site=$(.venv-torch/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+    echo "import site; site.addsitedir('$dev_site')" > "$torch_site/functok-dev-packages.pth"
+    .venv-torch/bin/python -m pip install -q --disable-pip-version-check --find-links /opt/wheels 'torch==2.13.0+cpu'
+    .venv-torch/bin/python -m pytest -q -p no:cacheprovider tests/test_constrain_torch.py
+}
+
 native_and_node_lane() {
     step "C core: fuzzing under ASan/UBSan/LSan (45 s shared by the targets, 5 s at least each) and the valgrind leak check"
     # Each native/fuzz/fuzz_*.c target gets an equal share of 45 s after its regressions replay (the
@@ -93,17 +108,15 @@ install_python
 finish npm "$npm_lane"
 finish debian "$debian_lane"
 
-step "Test, side by side: the Python lane and the native/Node lane"
+step "Test, side by side: the Python lane, the native/Node lane and the torch lane"
 lane python python_lane
 python_lane=$!
 lane node native_and_node_lane
 node_lane=$!
+lane torch torch_lane
+torch_lane=$!
+finish torch "$torch_lane"
 finish python "$python_lane"
 finish node "$node_lane"
 
-step "Python: constrained generation in transformers' own generate loop (torch, CPU build, after every other run)"
-# The CPU wheel of torch 2.13.0 lies on this kind of machine (/opt/wheels); the +cpu pin never
-# takes a CUDA build from the registry. It is installed only here, so the runs above have no torch.
-.venv/bin/python -m pip install -q --disable-pip-version-check --find-links /opt/wheels 'torch==2.13.0+cpu'
-.venv/bin/python -m pytest -q -p no:cacheprovider tests/test_constrain_torch.py
 step "done: every suite passed"

@@ -4,8 +4,8 @@ A tiny GPT-2 built from a config (one layer, 16 dimensions, random weights, noth
 downloaded), over a functok tokenizer wrapped by ``functok.integrations.transformers``, a batch
 of prompts of different lengths (left-padded with the wrapper's added pad token). A second
 processor before ours pushes the eos id up, so that rows end at different steps and
-``generate`` pads them. Needs torch: CI installs its CPU wheel for this file alone, after the
-main run (scripts/test.sh, docs/constrain.md); skipped without it.
+``generate`` pads them. Needs torch: CI installs its CPU wheel for this file alone, in a venv
+of its own (scripts/test.sh, docs/constrain.md); skipped without it.
 """
 
 from __future__ import annotations
