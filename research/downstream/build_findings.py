@@ -293,6 +293,14 @@ def remedy_meta() -> dict | None:
     return json.loads(path.read_text()) if path.exists() else None
 
 
+def deltas_against_compact_frequent(grid: dict, protocol: str, variant: str, point: str) -> list[float]:
+    """The variant's bits/byte against `compact`/`frequent`'s of the same seed, in %, for the seeds
+    that have both (the remedy's second reference)."""
+    return [(grid[protocol, variant, s][point]["bits_per_byte"]
+             / grid[protocol, "compact_frequent", s][point]["bits_per_byte"] - 1) * 100
+            for s in SEEDS if have(grid, protocol, variant, s, point) and have(grid, protocol, "compact_frequent", s, point)]
+
+
 def remedy_section(grid: dict, metas: dict) -> list[str]:
     """Item 4: the remedy against the baseline and against compact/frequent, paired by seed."""
     p, point = REMEDY_PROTOCOL, "equal_tokens"
@@ -317,8 +325,7 @@ def remedy_section(grid: dict, metas: dict) -> list[str]:
             if not vals:
                 rows.append(f"| {LABELS[v]}, {POINTS[at]} | not run | | | | |")
                 continue
-            against_cf = [(grid[p, v, s][at]["bits_per_byte"] / grid[p, "compact_frequent", s][at]["bits_per_byte"] - 1)
-                          * 100 for s in SEEDS if have(grid, p, v, s, at) and have(grid, p, "compact_frequent", s, at)]
+            against_cf = deltas_against_compact_frequent(grid, p, v, at)
             rows.append(f"| {LABELS[v]}, {POINTS[at]} | {mean_std(vals)} | "
                         f"{_pct(paired_deltas(grid, p, v, at)) if v != 'baseline' else ''} | "
                         f"{_pct(against_cf) if v == REMEDY else ''} | "
@@ -382,8 +389,7 @@ def remedy_short(grid: dict) -> list[str]:
     vals = [grid[p, REMEDY, s][point]["bits_per_byte"] for s in SEEDS if (p, REMEDY, s) in grid]
     if not vals:
         return ["*Not run yet.*"]
-    against_cf = [(grid[p, REMEDY, s][point]["bits_per_byte"] / grid[p, "compact_frequent", s][point]["bits_per_byte"]
-                   - 1) * 100 for s in SEEDS if (p, REMEDY, s) in grid and (p, "compact_frequent", s) in grid]
+    against_cf = deltas_against_compact_frequent(grid, p, REMEDY, point)
     return ["| | bits/byte | Δ against the baseline (paired) | Δ against `compact`, `frequent` (paired) | vs baseline |",
             "|---|---|---|---|---|",
             f"| {LABELS[REMEDY]} ({p}) | {mean_std(vals)} | {_pct(paired_deltas(grid, p, REMEDY, point))} | "
@@ -445,8 +451,7 @@ def remedy_conclusion(grid: dict) -> list[str]:
     p, point = REMEDY_PROTOCOL, "equal_tokens"
     if not paired_deltas(grid, p, REMEDY, point):
         return [f"- The remedy ({LABELS[REMEDY]}, {p}): not run yet."]
-    against_cf = [(grid[p, REMEDY, s][point]["bits_per_byte"] / grid[p, "compact_frequent", s][point]["bits_per_byte"]
-                   - 1) * 100 for s in SEEDS if (p, REMEDY, s) in grid and (p, "compact_frequent", s) in grid]
+    against_cf = deltas_against_compact_frequent(grid, p, REMEDY, point)
     return [f"- The remedy ({LABELS[REMEDY]}, {p}, equal training tokens): {_pct(paired_deltas(grid, p, REMEDY, point))} "
             f"bits/byte against the baseline, {verdict(grid, p, REMEDY, point)}; {_pct(against_cf)} against "
             f"`compact`, `frequent` with marks (paired by seed), "
