@@ -1,4 +1,4 @@
-"""The benchmarks' corpora: the standard library's source and, where present, the UDHR."""
+"""The benchmarks' corpora: the standard library's source and the UDHR (corpora/udhr/, in the repository)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import sysconfig
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-UDHR = REPO.parent / "shared" / "corpora" / "udhr"
+UDHR = REPO / "corpora" / "udhr"
 
 
 def stdlib_files() -> list[Path]:

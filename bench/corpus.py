@@ -4,7 +4,7 @@ DocumentTokenizer with a plain Hugging Face byte-level BPE, measured in the same
     .venv/bin/python bench/corpus.py [--stdlib-mb N] [--vocab-size N] [--tasks N] [--keep DIR]
 
 The corpus: a fixed sample of the standard library's .py files (the smallest CRC-32 of their path,
-up to --stdlib-mb MB) and every UDHR translation (../shared/corpora/udhr, when present), one
+up to --stdlib-mb MB) and every UDHR translation (corpora/udhr), one
 document per file, written as .jsonl files (--tasks of them, documents dealt round-robin). Both
 tokenizers are trained here on the same text (every fourth document) with the same vocabulary
 size: functok's with ``Tokenizer.train`` (its defaults), the baseline with ``tokenizers``'

@@ -23,7 +23,7 @@ import regex
 
 split_module = importlib.import_module("functok.split")  # `functok.split` is also a function
 
-UDHR = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "udhr"
+UDHR = Path(__file__).resolve().parents[1] / "corpora" / "udhr"
 
 
 def stdlib_text() -> str:

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import udhr_files
 from functok import _ucd
 from functok import normalize as normalize_module
 from functok.normalize import is_nfc, nfc, nfc_with_offsets
@@ -23,7 +24,6 @@ from functok.normalize import is_nfc, nfc, nfc_with_offsets
 ucd = pytest.importorskip("unicodedata2")
 
 EXAMPLES = int(os.environ.get("FUNCTOK_HYPOTHESIS_EXAMPLES", "200"))
-UDHR = Path(__file__).parents[1].parent / "shared" / "corpora" / "udhr"
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 SCALARS = [cp for cp in range(0x110000) if not 0xD800 <= cp <= 0xDFFF]
 
@@ -138,10 +138,7 @@ def test_no_host_unicode_data():
 
 
 def test_udhr_corpus():
-    if not UDHR.is_dir():
-        pytest.skip(f"UDHR corpus not found at {UDHR} (it lives in the project's shared/ folder)")
-    files = sorted(UDHR.glob("*.txt"))
-    assert files
+    files = udhr_files()
     for path in files:
         text = path.read_text(encoding="utf-8")
         for variant in (text, ucd.normalize("NFD", text)):

@@ -41,10 +41,7 @@ def write_corpora(outdir: Path) -> None:
 
     outdir.mkdir(parents=True, exist_ok=True)
     corpora = {"stdlib": "".join(read_files(stdlib_files(), 20_000_000))}
-    # bench/corpora.py looks next to the checkout; a git worktree elsewhere looks further up
-    udhr = next((d for d in [UDHR, *(p / "shared" / "corpora" / "udhr" for p in REPO.parents)] if d.is_dir()), None)
-    if udhr is not None:
-        corpora["udhr"] = "\n".join(read_files(sorted(udhr.glob("*.txt")), 10**12))
+    corpora["udhr"] = "\n".join(read_files(sorted(UDHR.glob("*.txt")), 10**12))
     for name, text in corpora.items():
         path = outdir / f"{name}.txt"
         path.write_text(text, encoding="utf-8", newline="")

@@ -15,9 +15,9 @@ import { Tokenizer, DecodeStream, BYTE_TOKENS, FormatError, loadHF, loadTiktoken
 import { NO_PYTHON, python, REPO } from './python.mjs';
 import { prng } from './gen.mjs';
 
-const UDHR = join(REPO, '..', 'shared', 'corpora', 'udhr');
+const UDHR = join(REPO, 'corpora', 'udhr'); // carried in the repository (corpora/README.md)
 const read = (p) => readFileSync(join(REPO, p), 'utf8');
-const udhr = (step, cut) => (existsSync(UDHR) ? readdirSync(UDHR).sort().filter((_, k) => k % step === 0).map((f) => readFileSync(join(UDHR, f), 'utf8').slice(0, cut)) : []);
+const udhr = (step, cut) => readdirSync(UDHR).sort().filter((_, k) => k % step === 0).map((f) => readFileSync(join(UDHR, f), 'utf8').slice(0, cut));
 const RANDOM = JSON.parse(readFileSync(new URL('./fixtures/random-strings.json', import.meta.url), 'utf8')).strings;
 const TRAIN = [read('python/functok/encode.py'), read('python/functok/decode.py'), read('python/functok/data/sample.txt'), ...udhr(40, 2000)];
 const TEXTS = [read('python/functok/split.py'), ...udhr(17, 1500), ...RANDOM.slice(0, 400), 'a<|endoftext|>b HELLO Wörld'];

@@ -39,15 +39,14 @@ def vector_texts() -> list[str]:
 
 
 def corpus_texts() -> list[str]:
-    """The head of a few files of each benchmark corpus (the UDHR is there only on some machines)."""
+    """The head of a few files of each benchmark corpus (the UDHR from corpora/udhr/)."""
     try:
         from bench.corpora import UDHR, stdlib_files
     except ImportError:
         return []
     files = stdlib_files()[:: max(1, len(stdlib_files()) // CORPUS_FILES)][:CORPUS_FILES]
-    if UDHR.is_dir():
-        udhr = sorted(UDHR.glob("*.txt"))
-        files += udhr[:: max(1, len(udhr) // CORPUS_FILES)][:CORPUS_FILES]
+    udhr = sorted(UDHR.glob("*.txt"))
+    files += udhr[:: max(1, len(udhr) // CORPUS_FILES)][:CORPUS_FILES]
     texts = []
     for path in files:
         head = path.read_bytes()[:CHUNK_BYTES]

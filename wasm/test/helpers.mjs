@@ -13,8 +13,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 export const WASM = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const ROOT = dirname(WASM);
 export const DIST = join(WASM, "dist");
-// The shared corpora sit beside the checkout, in development and in CI alike.
-export const UDHR = resolve(ROOT, "..", "shared", "corpora", "udhr");
+// The corpora are carried in the repository (corpora/), so a fresh clone reads them as CI does.
+export const UDHR = resolve(ROOT, "corpora", "udhr");
 
 /** Imports dist/functok.mjs (the built copy, as a user would) and loads Pyodide. */
 export async function loadBuilt(options = {}) {
@@ -45,10 +45,11 @@ export function digest(value) {
   return createHash("sha256").update(JSON.stringify(value), "utf8").digest("hex");
 }
 
-/** Names the UDHR files present beside the checkout ([] where the corpus is absent). */
+/** Names the UDHR files (532: the repository carries them, so a missing file is a broken checkout). */
 export function udhrFiles() {
-  if (!existsSync(UDHR)) return [];
-  return readdirSync(UDHR).filter((name) => name.endsWith(".txt")).sort();
+  const names = readdirSync(UDHR).filter((name) => name.endsWith(".txt")).sort();
+  if (names.length !== 532) throw new Error(`${UDHR} has ${names.length} UDHR files, not 532: a broken checkout`);
+  return names;
 }
 
 export function readText(path) {
