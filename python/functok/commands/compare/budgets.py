@@ -2,7 +2,7 @@
 
 The paper compares vocabularies at merge exhaustion. A tokenizer's user instead fixes a budget
 (16k, 32k, ... entries) and pays for every token, so this part trains every variant to the same
-budgets and counts the held-out tokens (issue 13, Build item 3):
+budgets and counts the held-out tokens:
 
 * the **tokenizer** is the kind :meth:`functok.Tokenizer.train` makes: character-level Hugging
   Face BPE with byte fallback, no special tokens, ``min_frequency=0``; a budget counts every
@@ -13,7 +13,7 @@ budgets and counts the held-out tokens (issue 13, Build item 3):
   compact split row's training and adds the fusion merges at each budget);
 * **one training per variant**, at the largest budget, serves every budget: Hugging Face's
   ``BpeTrainer`` picks merges greedily, so the merges of a smaller budget are exactly a prefix of
-  a larger run's (measured in ``research/equal-budget/q1_prefix.py``; ``tests/test_budgets.py``
+  a larger run's (measured in ``research/equal-budget/FINDINGS.md``, Q1; ``tests/test_budgets.py``
   checks it). :func:`truncate` cuts the large run by the result token's id. A budget whose
   alphabet does not fit (more distinct characters than ``budget - 256``) is trained on its own,
   with the alphabet ``Tokenizer.train`` keeps, since there the prefix property does not hold;
@@ -23,10 +23,10 @@ budgets and counts the held-out tokens (issue 13, Build item 3):
   reaches when 32,000 is not one of them or the corpus runs out before it), interpolated linearly
   in log(budget) between trained points, as Δ% against the reference; "not reached" when even the
   largest trained point falls short;
-* the **redundancy ceiling** of the baseline vocabulary at each budget, as
-  ``shared/tools/variant_ceiling.py`` defines it: the trained entries that carry case or one of
-  the 13 marks and whose functok base (features case and marks) is itself an entry, as a share of
-  the budget (and of the trained entries).
+* the **redundancy ceiling** of the baseline vocabulary at each budget: the trained entries that
+  carry case or one of the 13 marks and whose functok base (features case and marks) is itself an
+  entry, as a share of the budget (and of the trained entries). It bounds what base sharing can
+  save: each such entry is a second copy of a base that the vocabulary already holds.
 
 A variant whose merges run out before a budget has no count at that budget ("ran out"); the
 tokenizer it has at exhaustion is one more trained point (at its real size) for the
@@ -179,7 +179,7 @@ def ceiling_base(entry: str) -> str:
 
 
 def ceiling(entries: Sequence[str], budget: int) -> dict[str, Any]:
-    """The redundancy ceiling of a vocabulary (``variant_ceiling.py``'s definition): of its
+    """The redundancy ceiling of a vocabulary (the module docstring says what it bounds): of its
     trained ``entries`` (byte tokens left out: they are not text), those that carry case or one
     of the 13 marks (their base differs), and those whose base is itself an entry, as a share of
     ``budget`` (the byte tokens counted, as a budget counts them) and of the trained entries."""
