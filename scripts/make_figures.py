@@ -6,7 +6,9 @@
 * ``held-out-tokens.svg``: the equal-budget chart of the README's default ``functok compare``
   run on the standard library's code, drawn by compare's own ``svg_budgets`` from that run's
   ``report.json``, pinned as ``docs/figures/compare-default.json`` (a run takes minutes; the
-  test checks that the README's table is that run's table too).
+  test checks that the README's table is that run's table too). The report names the standard
+  library by its path; the pinned copy says ``<python prefix>`` for the interpreter's install
+  folder (``sys.prefix``), since no committed file names a machine's paths.
 * ``piece-anatomy.svg``: one piece's way through the encoder (text -> slots -> instructions ->
   stream), drawn from ``functok.pieces`` on :data:`ANATOMY_TEXT`, so it shows what the code
   does today.

@@ -66,8 +66,11 @@ python_lane() {
 
 torch_lane() {
     step "torch (CPU build) in a venv of its own, then constrained generation in transformers' own generate loop"
-    # The CPU wheel of torch 2.13.0 lies on this kind of machine (/opt/wheels); the +cpu pin never
-    # takes a CUDA build from the registry. .venv-torch sees .venv's packages through a .pth line
+    # The +cpu pin never takes a CUDA build from the registry. pip looks for that wheel where its
+    # own configuration says (PIP_FIND_LINKS, or find-links in pip.conf: the machines CI runs on set
+    # both to their local folder of wheels), and also in FUNCTOK_TORCH_WHEELS when the caller sets
+    # it (a folder or a page of wheels, e.g. https://download.pytorch.org/whl/torch/), so that no
+    # machine's folder is written here. .venv-torch sees .venv's packages through a .pth line
     # (site.addsitedir, so that .venv's own .pth files, the editable functok among them, count),
     # and only it has torch: every other run tests functok without torch.
     python3 -m venv .venv-torch
@@ -75,7 +78,8 @@ torch_lane() {
     dev_site=$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
     torch_site=$(.venv-torch/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
     echo "import site; site.addsitedir('$dev_site')" > "$torch_site/functok-dev-packages.pth"
-    .venv-torch/bin/python -m pip install -q --disable-pip-version-check --find-links /opt/wheels 'torch==2.13.0+cpu'
+    .venv-torch/bin/python -m pip install -q --disable-pip-version-check ${FUNCTOK_TORCH_WHEELS:+--find-links "$FUNCTOK_TORCH_WHEELS"} \
+        'torch==2.13.0+cpu'
     .venv-torch/bin/python -m pytest -q -p no:cacheprovider tests/test_constrain_torch.py
 }
 
