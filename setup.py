@@ -8,6 +8,11 @@ is committed: ``build_py`` writes it into the build folder from ``web-demo/``, `
 those sources and the script, so that a wheel built from the sdist has the page too. An editable
 install writes nothing: ``functok demo`` finds the checkout above the module and serves it.
 
+The grammar files for guided decoding are committed once, in ``spec/grammar/``
+(``python -m functok.grammar_export`` writes them); ``build_py`` copies them into
+``functok/data/grammar/`` of the build folder, and ``sdist`` carries them, the same way. An
+editable install reads ``spec/grammar/`` of the checkout (``grammar_export.grammar_text``).
+
 ``functok._native``, the C core, is built from ``native/src/`` where a C compiler is found, and
 the package still installs, pure Python, where none is (``optional=True``: a failed build is a
 warning, as markupsafe's speedups are). A source tree without ``native/`` (wasm/build.mjs's copy,
@@ -27,6 +32,8 @@ from setuptools.command.sdist import sdist
 HERE = Path(__file__).resolve().parent
 GENERATOR = HERE / "web-demo" / "copy_to_package.py"
 NATIVE = Path("native", "src")  # relative: setuptools wants the sources so
+GRAMMAR = HERE / "spec" / "grammar"
+GRAMMAR_PACKAGE_FOLDER = ("functok", "data", "grammar")  # functok.grammar_export.PACKAGE_FOLDER
 
 
 def generator():
@@ -37,22 +44,36 @@ def generator():
     return module
 
 
+def grammar_files() -> list[Path]:
+    """spec/grammar/'s files. None is an error: a package without them breaks
+    ``grammar_export.grammar_text``."""
+    files = sorted(GRAMMAR.glob("stream.*"))
+    if not files:
+        raise FileNotFoundError(f"{GRAMMAR} has no grammar files: the package ships spec/grammar/ "
+                                f"as functok/data/grammar/ (python -m functok.grammar_export writes them)")
+    return files
+
+
 class BuildPyWithDemo(build_py):
-    """``build_py``, then the demo's files into ``functok/data/web/`` of the build folder."""
+    """``build_py``, then the demo's files into ``functok/data/web/`` of the build folder, and
+    the grammar files into ``functok/data/grammar/``."""
 
     def run(self) -> None:
         super().run()
         if not getattr(self, "editable_mode", False):
             copy = generator()
             copy.write(Path(self.build_lib, *copy.PACKAGE_FOLDER), HERE)
+            self.mkpath(str(Path(self.build_lib, *GRAMMAR_PACKAGE_FOLDER)))
+            for path in grammar_files():
+                self.copy_file(str(path), str(Path(self.build_lib, *GRAMMAR_PACKAGE_FOLDER, path.name)))
 
 
 class SdistWithDemoSources(sdist):
-    """``sdist``, with the demo's sources and the script that copies them."""
+    """``sdist``, with the demo's sources and the script that copies them, and the grammar files."""
 
     def make_release_tree(self, base_dir: str, files: list[str]) -> None:
         super().make_release_tree(base_dir, files)
-        for path in [GENERATOR, *generator().sources(HERE)]:
+        for path in [GENERATOR, *generator().sources(HERE), *grammar_files()]:
             name = path.relative_to(HERE)
             self.mkpath(str(Path(base_dir, name).parent))
             self.copy_file(str(path), str(Path(base_dir, name)))

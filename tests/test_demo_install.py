@@ -1,10 +1,13 @@
 """``functok demo`` from an installed package (issue 21, item 2): nothing of the page is
 committed inside ``python/``; the build writes ``functok/data/web/`` (setup.py). A wheel and an
 sdist built offline, and an editable install, each in a fresh venv, serve the page and its
-modules, and an installed copy equals its sources (``web-demo/copy_to_package.py --check``)."""
+modules, and an installed copy equals its sources (``web-demo/copy_to_package.py --check``).
+The grammar files are built into the package the same way (``functok/data/grammar/``, from
+``spec/grammar/``): each install reads its own copy, equal to the checkout's."""
 
 from __future__ import annotations
 
+import json
 import os
 import selectors
 import shutil
@@ -97,6 +100,24 @@ def serve_and_fetch(bin_dir: Path, cwd: Path) -> Path:
         process.wait(timeout=30)
 
 
+def grammar_read_by(bin_dir: Path, cwd: Path) -> tuple[Path, dict[str, str]]:
+    """(the folder the venv's functok reads its grammar files from, their texts by name)."""
+    script = ("import json, pathlib, functok.grammar_export as g\n"
+              "packaged = pathlib.Path(g.__file__).parent.joinpath(*g.PACKAGE_FOLDER)\n"
+              "folder = g.SPEC_DIR if g.SPEC_DIR.is_dir() else packaged\n"
+              "assert g.grammar_text('lark') == (folder / 'stream.lark').read_text(encoding='utf-8')\n"
+              "print(json.dumps([str(folder), {p.name: p.read_text(encoding='utf-8') for p in folder.iterdir()}]))\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    result = subprocess.run([bin_dir / "python", "-c", script], cwd=cwd, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    folder, files = json.loads(result.stdout)
+    return Path(folder), files
+
+
+def checkout_grammar(source: Path) -> dict[str, str]:
+    return {p.name: p.read_text(encoding="utf-8") for p in (source / "spec" / "grammar").iterdir()}
+
+
 @pytest.mark.parametrize("artifact", ["wheel", "sdist"])
 def test_demo_from_an_installed_wheel_or_sdist_serves_the_packaged_copy(built, tmp_path, artifact):
     source, wheel, sdist = built
@@ -106,6 +127,9 @@ def test_demo_from_an_installed_wheel_or_sdist_serves_the_packaged_copy(built, t
     assert served.parts[-3:] == ("functok", "data", "web") and (tmp_path / "venv") in served.parents
     check = subprocess.run([sys.executable, source / GENERATOR, "--check", served], capture_output=True, text=True)
     assert check.returncode == 0, check.stderr
+    folder, files = grammar_read_by(bin_dir, tmp_path)
+    assert folder.parts[-3:] == ("functok", "data", "grammar") and (tmp_path / "venv") in folder.parents
+    assert files == checkout_grammar(source) and len(files) == 3
 
 
 def test_demo_from_an_editable_install_serves_the_checkout(built, tmp_path):
@@ -114,3 +138,5 @@ def test_demo_from_an_editable_install_serves_the_checkout(built, tmp_path):
     install(bin_dir, "-e", str(source))
     assert serve_and_fetch(bin_dir, tmp_path) == source
     assert not (source / "python" / "functok" / "data" / "web").exists()  # nothing written into the checkout
+    assert grammar_read_by(bin_dir, tmp_path) == (source / "spec" / "grammar", checkout_grammar(source))
+    assert not (source / "python" / "functok" / "data" / "grammar").exists()

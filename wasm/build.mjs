@@ -30,9 +30,9 @@ const LOADER_FILES = ["functok.mjs", "functok.d.ts", "functok_bridge.py"];
 // What setuptools needs to build the wheel; copied so that stale build/ folders never leak in.
 // setup.py's build_py writes functok/data/web/ (the web demo, which the wheel carries as any
 // wheel of functok does) from web-demo/, js/src/ and spec/opcodes.json with
-// web-demo/copy_to_package.py, which picks the files.
+// web-demo/copy_to_package.py, which picks the files, and functok/data/grammar/ from spec/grammar/.
 const WHEEL_SOURCES = ["pyproject.toml", "setup.py", "python/functok", "README.md", "LICENSE",
-  "web-demo", "js/src", "spec/opcodes.json"];
+  "web-demo", "js/src", "spec/opcodes.json", "spec/grammar"];
 
 function python() {
   if (process.env.FUNCTOK_PYTHON) return process.env.FUNCTOK_PYTHON;

@@ -6,9 +6,11 @@
 Three files say the same thing in three syntaxes: a regular expression (``stream.regex``, the
 syntax of Rust's ``regex`` crate that outlines-core, xgrammar and vLLM's guided regex read, and
 that Python's ``re`` reads too), a Lark grammar (``stream.lark``, for llguidance) and a GBNF
-grammar (``stream.gbnf``, for llama.cpp). Each is written to ``spec/grammar/`` and to the
-package's ``functok/data/grammar/``, so that ``pip install functok`` ships them
-(:func:`grammar_text` reads them back).
+grammar (``stream.gbnf``, for llama.cpp). They are written to ``spec/grammar/``, the one
+committed copy; a built package ships them as ``functok/data/grammar/``, which setup.py copies
+from ``spec/grammar/`` when the package is built, so that ``pip install functok`` has them
+(:func:`grammar_text` reads them back: from the checkout's ``spec/grammar/`` in a checkout or an
+editable install, from the package's copy otherwise).
 
 They accept exactly the *syntactically well-formed* streams: ``text0 (group text)*`` where every
 group is a run of assigned opcodes, each with its argument count (spec 2.2), ``count >= 1`` (7.7,
@@ -47,8 +49,8 @@ FORMATS = ("regex", "lark", "gbnf")
 GENERATOR = "python -m functok.grammar_export"
 REPO = Path(__file__).resolve().parents[2]
 SPEC_TABLE = REPO / "spec" / "opcodes.json"
-SPEC_DIR = REPO / "spec" / "grammar"
-PACKAGE_DIR = Path(__file__).resolve().parent / "data" / "grammar"
+SPEC_DIR = REPO / "spec" / "grammar"  # the committed files, in a checkout
+PACKAGE_FOLDER = ("data", "grammar")  # where a built package carries its copy (setup.py)
 
 LEFT_OUT = """\
 What it leaves out, on purpose: positions against the base (position-out-of-range, spec 7.4
@@ -250,39 +252,34 @@ def grammar_text(fmt: str) -> str:
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown grammar format {fmt!r}; expected one of {FORMATS}")
-    text = resources.files("functok").joinpath("data", "grammar", f"stream.{fmt}").read_text(encoding="utf-8")
+    in_checkout = SPEC_DIR / f"stream.{fmt}"
+    shipped = in_checkout if in_checkout.is_file() else \
+        resources.files("functok").joinpath(*PACKAGE_FOLDER, f"stream.{fmt}")
+    text = shipped.read_text(encoding="utf-8")
     return regex_pattern(text) if fmt == "regex" else text
 
 
-def _targets() -> list[Path]:
-    return [PACKAGE_DIR] + ([SPEC_DIR] if SPEC_TABLE.is_file() else [])
-
-
 def write() -> list[Path]:
-    """Write every grammar file; return their paths."""
-    paths = []
-    for folder in _targets():
-        folder.mkdir(parents=True, exist_ok=True)
-        for fmt in FORMATS:
-            path = folder / f"stream.{fmt}"
-            path.write_text(render(fmt), encoding="utf-8")
-            paths.append(path)
+    """Write every grammar file into ``spec/grammar/``; return their paths."""
+    SPEC_DIR.mkdir(parents=True, exist_ok=True)
+    paths = [SPEC_DIR / f"stream.{fmt}" for fmt in FORMATS]
+    for fmt, path in zip(FORMATS, paths):
+        path.write_text(render(fmt), encoding="utf-8")
     return paths
 
 
 def check() -> list[Path]:
     """The grammar files that are missing or differ from what :func:`write` would write."""
-    stale = []
-    for folder in _targets():
-        for fmt in FORMATS:
-            path = folder / f"stream.{fmt}"
-            if not path.is_file() or path.read_text(encoding="utf-8") != render(fmt):
-                stale.append(path)
-    return stale
+    paths = [SPEC_DIR / f"stream.{fmt}" for fmt in FORMATS]
+    return [path for fmt, path in zip(FORMATS, paths)
+            if not path.is_file() or path.read_text(encoding="utf-8") != render(fmt)]
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if not SPEC_TABLE.is_file():
+        print(f"{GENERATOR} writes spec/grammar/ of a checkout, and {REPO} is not one", file=sys.stderr)
+        return 2
     if argv == ["--check"]:
         stale = check()
         for path in stale:
