@@ -19,8 +19,8 @@ of UTF-8 input text:
 Each figure is the best of N runs; a single-pass run empties the caches first. The headline
 ratios use the single-pass figures.
 
-Goals (issue 2, restated for single pass by issue 12): encode >= 0.8x split, decode >= 3x encode;
-(issue 22) the C core >= 10x the pure path, encode and decode.
+Goals: encode >= 0.8x split and decode >= 3x encode, both in a single pass (the headline
+figures); the C core >= 10x the pure path, encode and decode.
 """
 
 from __future__ import annotations

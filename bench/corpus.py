@@ -22,9 +22,9 @@ largest resident set of the run's processes (``wait4``). The load average and th
 each run got are printed, because the machine may be shared; MB per CPU second is the figure
 that load disturbs least.
 
-Goals (issue 16): 2 workers >= 1.8x 1 worker; functok greedy per worker >= 1.0x DocumentTokenizer
-(a stretch goal); memory per worker independent of corpus size. Issue 22 (the C core): per worker
->= 5x the code before it and >= 2x DocumentTokenizer. ``--before DIR`` names the ``python/`` folder
+Goals: 2 workers >= 1.8x 1 worker; functok greedy per worker >= 1.0x DocumentTokenizer (a
+stretch goal); memory per worker independent of corpus size. With the C core: per worker >= 5x
+the code before it and >= 2x DocumentTokenizer. ``--before DIR`` names the ``python/`` folder
 of an older checkout (with its own build of the C core, if it had one), whose ``functok tokenize``
 then runs once more on the same corpus and tokenizer file, in the same run: the "before" column.
 ``FUNCTOK_PURE=1`` runs of the pure path are a row too (``--pure``).

@@ -14,12 +14,12 @@ input, a single pass with empty caches (each case in its own process, so nothing
 
 CPU time (the process's, with one thread everywhere) is printed beside the wall clock: on a
 shared machine it is the steadier of the two. The rest of the path (the codec, the pre-tokens,
-the cache) is whatever runs today, so the native row is the segmenter's part of issue 22, not
-the whole native path. The functok tokenizer (32k, ``compact`` profile, ``frequent`` fuse) is trained here
+the cache) is whatever runs today, so the native row measures the C segmenter alone, not the
+whole native path. The functok tokenizer (32k, ``compact`` profile, ``frequent`` fuse) is trained here
 on other stdlib files and half the UDHR, as bench/tokenize.py does, unless ``--tokenizer`` gives
 one. The GPT-2 rank file is found as bench/tokenize.py finds it.
 
-Goal (issue 22): optimal >= 0.7x tiktoken once the whole path is native.
+Goal: optimal >= 0.7x tiktoken once the whole path is native.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ of the UDHR translations, unless ``--tokenizer`` gives one. The GPT-2 rank file 
 or ``~/.cache/functok/gpt2.tiktoken`` (``pip download --no-deps openai-whisper`` holds it as
 ``whisper/assets/gpt2.tiktoken``); without it the GPT-2 rows are skipped.
 
-Goals (issue 4): functok optimal >= 1.0x HF plain; GPT-2 optimal >= 0.5x tiktoken. Issue 22:
+Goals: functok optimal >= 1.0x HF plain; GPT-2 optimal >= 0.5x tiktoken. With the C core:
 functok greedy >= 1.0x tiktoken on both corpora; GPT-2 greedy >= 1.0x tiktoken; encode_batch 2
 threads >= 1.8x 1 thread.
 """

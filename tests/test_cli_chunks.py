@@ -1,4 +1,4 @@
-"""Chunked processing on the command line (issue 11, items 5 and 6).
+"""Chunked processing on the command line: a file larger than memory is decoded in chunks.
 
 * Chunks cut by :mod:`functok.chunks` decode (and encode) exactly like the whole input, for any
   block boundaries, including cuts inside long group-free text.

@@ -1,9 +1,10 @@
-"""Memory of functok.decode on hostile streams (issue 11, items 1-3), as tracemalloc peaks.
+"""Memory of functok.decode on hostile streams, as tracemalloc peaks.
 
 What is measured: the traced peak of what one ``decode`` call allocates (the stream is built
 before tracing starts, so it is not counted), against the size of its input plus its output.
 Sizes are in bytes as CPython stores a string: its code points times 1, 2 or 4, as its widest
-code point requires. The bound, from issue 11, is 4x that sum. Most streams are 1M-2M code
+code point requires. The bound is 4x that sum: memory linear in what the call reads and writes,
+whatever the stream holds. Most streams are 1M-2M code
 points (long groups 64K): enough for a per-code-point cost to stand out above any fixed one.
 """
 

@@ -1,5 +1,5 @@
-"""Strict and lenient decoding without a list of every error (issue 11, item 2), and the
-check of ``max_output`` (item 10).
+"""Strict and lenient decoding without a list of every error (so that a stream full of errors
+costs no more memory than a clean one), and the check of ``max_output``.
 
 Spec 8.2 defines strict decoding as: run the lenient decoder, collect every error, raise the
 one with the smallest offset (then precedence). The decoder no longer works that way (lenient

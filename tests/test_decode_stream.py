@@ -1,4 +1,4 @@
-"""DecodeStream against Tokenizer.decode (issue 11, items 4 and 9), on the shipped small tokenizer.
+"""DecodeStream against Tokenizer.decode, on the shipped small tokenizer.
 from conftest import damaged
 
 One rule for both: the concatenation of what the stream returns is ``Tokenizer.decode`` of the

@@ -1,4 +1,4 @@
-"""``functok demo`` from an installed package (issue 21, item 2): nothing of the page is
+"""``functok demo`` from an installed package: nothing of the page is
 committed inside ``python/``; the build writes ``functok/data/web/`` (setup.py). A wheel and an
 sdist built offline, and an editable install, each in a fresh venv, serve the page and its
 modules, and an installed copy equals its sources (``web-demo/copy_to_package.py --check``).

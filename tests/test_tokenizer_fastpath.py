@@ -1,5 +1,5 @@
 """The ``tokenizers`` fast path accepts every file the loader accepts, and gives the pure path's
-ids (issue 20, item 11). The fast path starts at 64 new pre-tokens in one call; it used to be
+ids. The fast path starts at 64 new pre-tokens in one call; it used to be
 built from the file's raw ``tokenizer.json``, so a file spec 14.3 allows but ``tokenizers`` does
 not read (merges in both forms, ``"version": 5``, ``"fuse_unk": "yes"``, an unknown top-level
 member, a token holding a surrogate) raised a bare ``Exception`` there."""

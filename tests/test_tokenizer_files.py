@@ -131,7 +131,7 @@ HF_PARTS = [c for c in CASES if _parts_set(c)]
 @pytest.mark.parametrize("case", HF_PARTS, ids=[c.id for c in HF_PARTS])
 def test_a_normalizer_or_pre_tokenizer_is_refused_where_tokenizers_refuses_it(case):
     """The verdicts of the shared cases on a tokenizer.json's normalizer, pre-tokenizer and
-    decoder are those of Hugging Face `tokenizers` itself (item 4 of issue 20)."""
+    decoder are those of Hugging Face `tokenizers` itself (a file functok loads must load there too)."""
     tokenizers = pytest.importorskip("tokenizers")
     added = json.dumps(hf_file()["added_tokens"])  # `tokenizers` wants more members in each
     text = content_bytes(case.content).decode()

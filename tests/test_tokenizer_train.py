@@ -93,7 +93,7 @@ def test_the_kept_characters_are_the_same_on_every_run():
     assert kept == CHARS[: len(kept)]  # ties at the cut go to the smaller code point
 
 
-# --- Bounds (issue 20, items 24, 25, 27) ------------------------------------------------------
+# --- Bounds: an option out of range is refused, naming it -------------------------------------
 
 
 @pytest.mark.parametrize("options, message", [
@@ -123,7 +123,7 @@ def test_the_largest_vocab_size_trains():
     assert tok.decode(tok.encode("ab ba").ids) == "ab ba"
 
 
-# --- Long pre-tokens (issue 20, item 26) ------------------------------------------------------
+# --- Long pre-tokens: cut for counting, so that one long line cannot stall a training ---------
 
 
 def test_a_giant_pretoken_is_cut_for_counting_and_stays_lossless():

@@ -1,6 +1,6 @@
-"""BatchEncoding alignment for FunctokTokenizer (issue 20, item 21): word_ids, char_to_token,
+"""BatchEncoding alignment for FunctokTokenizer: word_ids, char_to_token,
 token_to_chars, token_to_word... from functok's offsets; words are the codec's pieces, or the
-caller's words with is_split_into_words=True (issue 20, item 15)."""
+caller's words with is_split_into_words=True."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""FunctokTokenizer on the inputs of issue 20 (items 15-20): words given already split, special
+"""FunctokTokenizer on the inputs that transformers' callers give: words given already split, special
 tokens set to None, tensors with overflowing tokens, chat templates with user text sanitized,
 a tampered saved folder, the empty text. Each as transformers 5's own backends do it."""
 

@@ -56,7 +56,7 @@ describe("web demo in headless Chromium", { timeout: PYODIDE_TIMEOUT_MS * 2 }, (
     for (const server of servers) server.kill();
   });
 
-  // The time to the first sample is a figure, not a pass mark (issue 20, item 28): on a loaded
+  // The time to the first sample is a figure, not a pass mark: on a loaded
   // machine it says more about the machine than the page. It is reported here and measured by
   // `npm run bench` (web-demo/bench/first-sample.mjs), beside a blank page's in the same run.
   test("the first encoded sample shows on every cold load (time reported, not asserted)", async (t) => {
