@@ -27,6 +27,7 @@ from functok.errors import FormatError
 from functok.tokenizer.bpe import TiktokenBPE
 from functok.tokenizer.external import CompiledTiktokenBPE, find_gpt2_tiktoken, load_tiktoken, read_tiktoken_ranks
 from functok.tokenizer import Tokenizer
+from functok.tokenizer import model as model_module
 from functok.tokenizer.bpe import BYTE_TOKENS, byte_fallback_token
 
 
@@ -250,6 +251,61 @@ def test_encode_batch_raises_the_first_error_in_order(trained):
             tok.encode_batch(texts, num_threads=2)
     with pytest.raises(ValueError, match="num_threads"):
         fast.encode_batch(texts, num_threads=0)
+
+
+def batch_outcome(tok: Tokenizer, texts: list[str], num_threads: int, **options):
+    """encode_batch's ids and offsets, or its error as outcome gives it."""
+    try:
+        return [(e.ids, e.offsets) for e in tok.encode_batch(texts, num_threads=num_threads, **options)]
+    except FormatError as error:
+        return (FormatError, error.kind, error.offset, error.message)
+    except (TypeError, ValueError) as error:
+        return (type(error), str(error))
+
+
+def one_by_one(tok: Tokenizer, texts: list[str], **options):
+    """What encode_batch must give: encode's results in order, or the first text's error."""
+    found = []
+    for text in texts:
+        result = outcome(tok, text, **options)
+        if isinstance(result, tuple):
+            return result
+        found.append((result, tok.encode(text, **options).offsets))
+    return found
+
+
+@pytest.mark.parametrize("chunk", [1, 3000, 1 << 16])
+def test_encode_batch_in_chunks_on_lanes_gives_encode(trained, monkeypatch, chunk):
+    """Texts cut into chunks (one text each, a few, all of them) on 2 and 3 lanes, stealing from
+    one another: encode's ids, with special tokens allowed."""
+    monkeypatch.setattr(model_module, "_CHUNK", chunk)
+    texts = corpus_texts()[:8] + ["", "x <|endoftext|> y", "<pad>"] + corpus_texts()[20:24]
+    fast, pure = pair(trained.hf_json, profile="compact", fuse="frequent")
+    expected = [pure.encode(t, allowed_special="all").ids for t in texts]
+    for num_threads in (2, 3):
+        assert [e.ids for e in fast.encode_batch(texts, num_threads=num_threads, allowed_special="all")] == expected
+
+
+@given(st.lists(st.one_of(TEXT, SURROGATE_TEXT), max_size=8), SPECIALS, st.integers(1, 40))
+def test_hypothesis_encode_batch_gives_the_first_error_in_order(trained, texts, specials, chunk):
+    """Random texts, a lone surrogate or a disallowed special token in some: encode_batch on
+    threads gives encode's ids, or the error of the first text that fails."""
+    fast, pure = pair(trained.hf_json, profile="compact", fuse="frequent")
+    saved = model_module._CHUNK
+    model_module._CHUNK = chunk  # chunks of a text or a few: several lanes
+    try:
+        assert batch_outcome(fast, texts, 2, **specials) == one_by_one(pure, texts, **specials)
+    finally:
+        model_module._CHUNK = saved
+
+
+def test_encode_many_refuses_what_encode_refuses(trained):
+    native = pair(trained.hf_json)[0]._native_encoder()
+    assert native.encode_many(["ab", "a\ud800", ""], 3) == [native.encode("ab"), None, []]
+    with pytest.raises(TypeError):
+        native.encode_many(["ab", 3], 0)
+    with pytest.raises(ValueError):
+        native.encode_many(["ab"], -1)
 
 
 def test_threads_sharing_one_encoder_get_the_pure_ids(trained):
