@@ -108,6 +108,40 @@ def test_lone_surrogates_are_the_same_error(pairs, text, header, specials):
     same(*pairs[header], text, **specials)
 
 
+# Text that NFC changes (recomposes, reorders, maps singletons) among every plane, marks and
+# private use: the offsets' hardest case, where a span of the text maps to many code points.
+NFC_CHANGING = st.sampled_from([
+    "a\u0328\u0301", "e\u0301", "E\u0301\u0301", "\u1100\u1161\u11a8", "A\u030a", "\u212b", "\u0344",
+    "\U0001D15E", "\uf900", "\u0958", "o\u0308\u0304", "\u1e0b\u0323", "\U000F0000\u0301", "\ue000\u0301",
+    "\U0001F600\u0301", "\u0301", "\u00c5\u0327", "AAAA\u0301", "abab\u0308ab",
+])
+OFFSET_TEXT = st.lists(st.one_of(ALPHABET, NFC_CHANGING), max_size=30).map("".join)
+ENCODE_OPTIONS = st.sampled_from([
+    dict(), dict(segmentation="optimal"), dict(segmentation="optimal", tie_break="prefer-greedy"),
+])
+NEVER_REFUSED = st.sampled_from([
+    dict(allowed_special="all"), dict(disallowed_special=()), dict(allowed_special={"<pad>"}, disallowed_special=()),
+])
+
+
+@given(OFFSET_TEXT, st.integers(0, len(HEADERS) - 1), NEVER_REFUSED, ENCODE_OPTIONS)
+def test_hypothesis_offsets_from_the_engine_are_the_pure_offsets(pairs, text, header, specials, options):
+    """Encoding.offsets from the C core's spans (one pass) equal the pure path's (the codec's
+    pre-tokens made again in Python, with NFC's offsets), under every header."""
+    fast, pure = pairs[header]
+    ours, reference = fast.encode(text, **specials, **options), pure.encode(text, **specials, **options)
+    assert ours.ids == reference.ids
+    assert ours.offsets == reference.offsets
+
+
+def test_offsets_come_from_the_engine(pairs, monkeypatch):
+    """Where the core encodes, offsets never run the pure pre-tokenizer."""
+    fast, pure = pairs[0]
+    expected = pure.encode("Héllo WORLD a\u0328\u0301z").offsets
+    monkeypatch.setattr(type(fast.pre_tokenizer), "spans", lambda *a: pytest.fail("the pure path ran"))
+    assert fast.encode("Héllo WORLD a\u0328\u0301z").offsets == expected
+
+
 def test_a_surrogate_after_a_special_token_is_named_in_the_whole_text(pairs):
     fast, pure = pairs[0]
     text = "ab <|endoftext|> cd \udc00"

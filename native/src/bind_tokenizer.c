@@ -317,6 +317,50 @@ static PyObject *encoder_clear_caches(GreedyEncoder *self, PyObject *Py_UNUSED(u
     Py_RETURN_NONE;
 }
 
+/* A list of the ints values[0:n]. */
+static PyObject *size_list(const size_t *values, size_t n) {
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    for (size_t k = 0; list && k < n; k++) {
+        PyObject *value = PyLong_FromSize_t(values[k]);
+        if (!value) { Py_CLEAR(list); break; }
+        PyList_SET_ITEM(list, (Py_ssize_t)k, value);
+    }
+    return list;
+}
+
+/* spans(text) -> (starts, ends): for each code point of the text's stream (its pre-tokens one
+ * after the other), the span [start, end) of the text it stands for (core.h's stream_spans):
+ * what Encoding.offsets maps each token onto, from the engine's own pass. */
+static PyObject *encoder_spans(GreedyEncoder *self, PyObject *text) {
+    if (!self->lock) { PyErr_SetString(PyExc_RuntimeError, "GreedyEncoder is not made"); return NULL; }
+    if (!PyUnicode_Check(text)) return PyErr_Format(PyExc_TypeError, "expected str, not %.100s", Py_TYPE(text)->tp_name);
+    units input = str_units(text);
+    if (refuse_surrogate_units(input)) return NULL;
+    cpbuf given;
+    offsets starts, ends;
+    cpbuf_init(&given);
+    offsets_init(&starts);
+    offsets_init(&ends);
+    int failed;
+    Py_BEGIN_ALLOW_THREADS
+    failed = widen_units(input, &given) || stream_spans(given.data, given.len, self->normalize, self->tokenizer.max_digits,
+                                                        self->tokenizer.cfg, &starts, &ends);
+    Py_END_ALLOW_THREADS
+    PyObject *result = NULL;
+    if (failed) {
+        PyErr_NoMemory();
+    } else {
+        PyObject *first = size_list(starts.data, starts.len), *second = first ? size_list(ends.data, ends.len) : NULL;
+        if (second) result = PyTuple_Pack(2, first, second);
+        Py_XDECREF(first);
+        Py_XDECREF(second);
+    }
+    cpbuf_free(&given);
+    offsets_free(&starts);
+    offsets_free(&ends);
+    return result;
+}
+
 /* encode_many(texts, lane): the ids of each text (None for a text with a lone surrogate, or when
  * memory ran out: encode() it to raise the error), on the workspace of `lane`, with the GIL
  * released once for all of them rather than once per text. Tokenizer.encode_batch gives each of
@@ -377,6 +421,9 @@ static PyMethodDef encoder_methods[] = {
     {"encode_many", (PyCFunction)encoder_encode_many, METH_VARARGS,
      "encode_many(texts: list[str], lane: int) -> list[list[int] | None]: each text's ids, on the lane's "
      "cache, with the GIL released once; None for a text that encode() refuses."},
+    {"spans", (PyCFunction)encoder_spans, METH_O,
+     "spans(text) -> (starts, ends): for each code point of the text's pre-tokens, one after the other, the "
+     "span of the text it stands for (Encoding.offsets)."},
     {"clear_caches", (PyCFunction)encoder_clear_caches, METH_NOARGS, "Forget every cached pre-token."},
     {NULL, NULL, 0, NULL},
 };
