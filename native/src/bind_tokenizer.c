@@ -10,13 +10,56 @@
 
 enum { POOL_KEEP = 16 }; /* idle workspaces kept: more threads than this make new ones */
 
+/* A call's working memory: the core's (cache and scratch), the text's code points and their NFC,
+ * and the ids made. Kept from call to call, so that a thread encoding chunk after chunk neither
+ * allocates nor faults in fresh pages each time: allocating is what two threads wait on each
+ * other for (the process's memory map has one lock), and a cache that meets its texts again. */
+typedef struct {
+    greedy_workspace core;
+    cpbuf given, normal;
+    idbuf ids;
+    offsets ends; /* encode_many: where each text's ids end in ids */
+} workspace;
+
+/* Buffers above this many entries are given back after a call (one huge text is not kept). */
+#define KEEP_LIMIT ((size_t)1 << 20)
+
+static workspace *workspace_new(size_t cache_limit) {
+    workspace *w = PyMem_RawMalloc(sizeof *w);
+    if (!w) return NULL;
+    greedy_workspace_init(&w->core, cache_limit);
+    cpbuf_init(&w->given);
+    cpbuf_init(&w->normal);
+    cpbuf_init(&w->ids);
+    offsets_init(&w->ends);
+    return w;
+}
+
+static void workspace_free(workspace *w) {
+    greedy_workspace_free(&w->core);
+    cpbuf_free(&w->given);
+    cpbuf_free(&w->normal);
+    cpbuf_free(&w->ids);
+    offsets_free(&w->ends);
+    PyMem_RawFree(w);
+}
+
+/* Empty, and no larger than KEEP_LIMIT: ready for the next call. */
+static void workspace_trim(workspace *w) {
+    if (w->given.cap > KEEP_LIMIT) cpbuf_free(&w->given);
+    if (w->normal.cap > KEEP_LIMIT) cpbuf_free(&w->normal);
+    if (w->ids.cap > KEEP_LIMIT) cpbuf_free(&w->ids);
+    if (w->ends.cap > KEEP_LIMIT) offsets_free(&w->ends);
+    w->given.len = w->normal.len = w->ids.len = w->ends.len = 0;
+}
+
 typedef struct {
     PyObject_HEAD
     greedy_tokenizer tokenizer;
     int normalize;
     size_t cache_limit;
     PyThread_type_lock lock; /* guards the pool */
-    greedy_workspace *pool[POOL_KEEP];
+    workspace *pool[POOL_KEEP];
     size_t lanes[POOL_KEEP]; /* the lane each pooled workspace last worked in (see take_workspace) */
     size_t pooled;
     PyObject **id_objects; /* the int of each id below id_limit, made on first use (with the GIL) */
@@ -117,11 +160,7 @@ static int encoder_init(GreedyEncoder *self, PyObject *args, PyObject *kwargs) {
 }
 
 static void clear_pool(GreedyEncoder *self) {
-    while (self->pooled) {
-        greedy_workspace *w = self->pool[--self->pooled];
-        greedy_workspace_free(w);
-        PyMem_RawFree(w);
-    }
+    while (self->pooled) workspace_free(self->pool[--self->pooled]);
 }
 
 static void encoder_dealloc(GreedyEncoder *self) {
@@ -138,8 +177,8 @@ static void encoder_dealloc(GreedyEncoder *self) {
  * texts, so a batch encoded again finds each share's pre-tokens in the cache that met them, and
  * each cache holds the words of its share only: a smaller table, and a quicker one (measured:
  * texts dealt to two caches at random cost 1.4x the CPU of each cache keeping its half). */
-static greedy_workspace *take_workspace(GreedyEncoder *self, size_t lane) {
-    greedy_workspace *w = NULL;
+static workspace *take_workspace(GreedyEncoder *self, size_t lane) {
+    workspace *w = NULL;
     PyThread_acquire_lock(self->lock, WAIT_LOCK);
     if (self->pooled) {
         size_t k = self->pooled - 1;
@@ -151,16 +190,16 @@ static greedy_workspace *take_workspace(GreedyEncoder *self, size_t lane) {
         self->pooled--;
     }
     PyThread_release_lock(self->lock);
-    if (!w && (w = PyMem_RawMalloc(sizeof *w))) greedy_workspace_init(w, self->cache_limit);
-    return w;
+    return w ? w : workspace_new(self->cache_limit);
 }
 
-static void give_back(GreedyEncoder *self, greedy_workspace *w, size_t lane) {
+static void give_back(GreedyEncoder *self, workspace *w, size_t lane) {
+    workspace_trim(w);
     PyThread_acquire_lock(self->lock, WAIT_LOCK);
     int kept = self->pooled < POOL_KEEP;
     if (kept) self->lanes[self->pooled] = lane, self->pool[self->pooled++] = w;
     PyThread_release_lock(self->lock);
-    if (!kept) { greedy_workspace_free(w); PyMem_RawFree(w); }
+    if (!kept) workspace_free(w);
 }
 
 static PyObject *as_list(const idbuf *ids) {
@@ -194,15 +233,6 @@ static PyObject *ids_list(GreedyEncoder *self, const uint32_t *ids, size_t n) {
 /* What encoding one text gave: its ids, or why it has none. */
 enum { TEXT_PENDING = 0, TEXT_DONE, TEXT_SURROGATE, TEXT_NO_MEMORY };
 
-/* A thread's buffers for the text it encodes: its code points, and their NFC. */
-typedef struct {
-    cpbuf given, normal;
-} text_scratch;
-
-static void text_scratch_init(text_scratch *s) { cpbuf_init(&s->given); cpbuf_init(&s->normal); }
-
-static void text_scratch_free(text_scratch *s) { cpbuf_free(&s->given); cpbuf_free(&s->normal); }
-
 /* text's code units appended to b as code points. */
 static int widen_units(units text, cpbuf *b) {
     if (cpbuf_reserve(b, text.n)) return -1;
@@ -215,18 +245,17 @@ static int widen_units(units text, cpbuf *b) {
 /* The greedy ids of one text (a str's code units, read in place) appended to out: checked (4.3),
  * normalized if asked (4.2), then greedy_encode. All of it runs without the GIL, so that a
  * thread takes the GIL only to start and to make the list of ids. A TEXT_* result. */
-static int encode_units_greedy(const GreedyEncoder *self, greedy_workspace *w, text_scratch *s, units text,
-                               idbuf *out) {
+static int encode_units_greedy(const GreedyEncoder *self, workspace *w, units text) {
     if (first_surrogate(text) < text.n) return TEXT_SURROGATE;
-    s->given.len = s->normal.len = 0;
-    if (widen_units(text, &s->given)) return TEXT_NO_MEMORY;
-    const cpbuf *cps = &s->given;
+    w->given.len = w->normal.len = 0;
+    if (widen_units(text, &w->given)) return TEXT_NO_MEMORY;
+    const cpbuf *cps = &w->given;
     if (self->normalize) {
-        int stable = nfc(s->given.data, s->given.len, &s->normal);
+        int stable = nfc(w->given.data, w->given.len, &w->normal);
         if (stable < 0) return TEXT_NO_MEMORY;
-        if (stable == 0) cps = &s->normal;
+        if (stable == 0) cps = &w->normal;
     }
-    return greedy_encode(&self->tokenizer, w, cps->data, cps->len, out) ? TEXT_NO_MEMORY : TEXT_DONE;
+    return greedy_encode(&self->tokenizer, &w->core, cps->data, cps->len, &w->ids) ? TEXT_NO_MEMORY : TEXT_DONE;
 }
 
 /* The exception of a text that ended in `result`, with the GIL held. */
@@ -239,21 +268,15 @@ static PyObject *text_error(int result, PyObject *text) {
 static PyObject *encoder_encode(GreedyEncoder *self, PyObject *text) {
     if (!self->lock) { PyErr_SetString(PyExc_RuntimeError, "GreedyEncoder is not made"); return NULL; }
     if (!PyUnicode_Check(text)) return PyErr_Format(PyExc_TypeError, "expected str, not %.100s", Py_TYPE(text)->tp_name);
-    greedy_workspace *w = take_workspace(self, 0);
+    workspace *w = take_workspace(self, 0);
     if (!w) return PyErr_NoMemory();
     units input = str_units(text);
-    text_scratch scratch;
-    text_scratch_init(&scratch);
-    idbuf ids;
-    cpbuf_init(&ids);
     int result;
     Py_BEGIN_ALLOW_THREADS
-    result = encode_units_greedy(self, w, &scratch, input, &ids);
+    result = encode_units_greedy(self, w, input);
     Py_END_ALLOW_THREADS
+    PyObject *list = result == TEXT_DONE ? ids_list(self, w->ids.data, w->ids.len) : text_error(result, text);
     give_back(self, w, 0);
-    text_scratch_free(&scratch);
-    PyObject *list = result == TEXT_DONE ? ids_list(self, ids.data, ids.len) : text_error(result, text);
-    cpbuf_free(&ids);
     return list;
 }
 
@@ -280,13 +303,13 @@ static PyObject *encoder_pretoken_ids(GreedyEncoder *self, PyObject *pretokens) 
         PyMem_RawFree(cps);
         if (failed) { PyErr_NoMemory(); goto done; }
     }
-    greedy_workspace *w = take_workspace(self, 0);
+    workspace *w = take_workspace(self, 0);
     if (!w) { PyErr_NoMemory(); goto done; }
     int failed = 0;
     Py_BEGIN_ALLOW_THREADS
     for (size_t k = 0, start = 0; !failed && k < ends.len; k++) {
         size_t end = ends.data[k];
-        failed = bpe_word(&self->tokenizer.bpe, &w->scratch, words.data + start, end - start, &ids);
+        failed = bpe_word(&self->tokenizer.bpe, &w->core.scratch, words.data + start, end - start, &ids);
         ends.data[k] = ids.len;
         start = end;
     }
@@ -376,11 +399,10 @@ static PyObject *encoder_encode_many(GreedyEncoder *self, PyObject *args) {
     if (!held) return NULL;
     size_t count = (size_t)PyTuple_GET_SIZE(held);
     units *inputs = PyMem_RawCalloc(count ? count : 1, sizeof *inputs);
-    idbuf *ids = PyMem_RawCalloc(count ? count : 1, sizeof *ids);
     uint8_t *results = PyMem_RawCalloc(count ? count : 1, 1);
     PyObject *out = NULL;
-    greedy_workspace *w = NULL;
-    if (!inputs || !ids || !results) { PyErr_NoMemory(); goto done; }
+    workspace *w = NULL;
+    if (!inputs || !results) { PyErr_NoMemory(); goto done; }
     for (size_t k = 0; k < count; k++) {
         PyObject *text = PyTuple_GET_ITEM(held, (Py_ssize_t)k);
         if (!PyUnicode_Check(text)) {
@@ -390,23 +412,26 @@ static PyObject *encoder_encode_many(GreedyEncoder *self, PyObject *args) {
         inputs[k] = str_units(text);
     }
     if (!(w = take_workspace(self, (size_t)lane))) { PyErr_NoMemory(); goto done; }
-    text_scratch scratch;
-    text_scratch_init(&scratch);
+    int out_of_memory = 0; /* then the texts left stay TEXT_PENDING: None, as refused */
     Py_BEGIN_ALLOW_THREADS
-    for (size_t k = 0; k < count; k++) results[k] = (uint8_t)encode_units_greedy(self, w, &scratch, inputs[k], &ids[k]);
-    Py_END_ALLOW_THREADS
-    text_scratch_free(&scratch);
-    give_back(self, w, (size_t)lane);
-    out = PyList_New((Py_ssize_t)count);
-    for (size_t k = 0; out && k < count; k++) {
-        PyObject *item = Py_None;
-        if (results[k] != TEXT_DONE) Py_INCREF(item);
-        else if (!(item = ids_list(self, ids[k].data, ids[k].len))) { Py_CLEAR(out); break; }
-        PyList_SET_ITEM(out, (Py_ssize_t)k, item);
+    for (size_t k = 0; k < count && !out_of_memory; k++) { /* text k's ids: in w->ids after text k - 1's */
+        size_t from = w->ids.len;
+        results[k] = (uint8_t)encode_units_greedy(self, w, inputs[k]);
+        if (results[k] != TEXT_DONE) w->ids.len = from;
+        if ((out_of_memory = offsets_push(&w->ends, w->ids.len))) results[k] = TEXT_NO_MEMORY;
     }
+    Py_END_ALLOW_THREADS
+    out = PyList_New((Py_ssize_t)count);
+    for (size_t k = 0, from = 0; out && k < count; k++) {
+        PyObject *item = Py_None;
+        size_t end = k < w->ends.len ? w->ends.data[k] : from;
+        if (results[k] != TEXT_DONE) Py_INCREF(item);
+        else if (!(item = ids_list(self, w->ids.data + from, end - from))) { Py_CLEAR(out); break; }
+        PyList_SET_ITEM(out, (Py_ssize_t)k, item);
+        from = end;
+    }
+    give_back(self, w, (size_t)lane);
 done:
-    for (size_t k = 0; ids && k < count; k++) cpbuf_free(&ids[k]);
-    PyMem_RawFree(ids);
     PyMem_RawFree(inputs);
     PyMem_RawFree(results);
     Py_DECREF(held);

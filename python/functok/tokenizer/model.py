@@ -294,11 +294,10 @@ class Tokenizer:
     def encode_batch(self, texts: Iterable[str], *, num_threads: int | None = None, **options) -> list[Encoding]:
         """``[self.encode(t, **options) for t in texts]``, on ``num_threads`` threads (default:
         the CPUs, at most 8) where the C core encodes (greedy segmentation), as tiktoken's
-        ``encode_batch`` does: the texts are cut at their special tokens here, then the threads
-        encode the stretches in the C core, each taking the next stretch not taken yet, on a
-        cache of its own and with the GIL released throughout. The first text that fails
-        raises its error, as ``encode`` would. Elsewhere one thread: the pure path's caches are
-        shared Python dicts."""
+        ``encode_batch`` does: each thread encodes chunks of neighbouring texts, each chunk in
+        one call into the C core with the GIL released, on a cache of its own
+        (:meth:`_encode_batch_native`). The first text that fails raises its error, as
+        ``encode`` would. Elsewhere one thread: the pure path's caches are shared Python dicts."""
         texts = list(texts)
         if num_threads is None:
             num_threads = min(8, os.cpu_count() or 1)
@@ -306,7 +305,7 @@ class Tokenizer:
             raise ValueError(f"num_threads must be at least 1, got {num_threads}")
         greedy = options.get("segmentation", "greedy") == "greedy"
         native = self._native_encoder() if greedy else None
-        if num_threads == 1 or len(texts) < 2 or native is None:
+        if len(texts) < 2 or native is None:
             return [self.encode(t, **options) for t in texts]
         return self._encode_batch_native(native, texts, num_threads, options)
 
