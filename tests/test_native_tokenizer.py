@@ -287,6 +287,9 @@ def test_encode_batch_raises_the_first_error_in_order(trained):
         fast.encode_batch(texts, num_threads=0)
 
 
+COMPACT_FREQUENT = next(k for k, h in enumerate(HEADERS) if h["profile"] == "compact" and h["fuse"] == "frequent")
+
+
 def batch_outcome(tok: Tokenizer, texts: list[str], num_threads: int, **options):
     """encode_batch's ids and offsets, or its error as outcome gives it."""
     try:
@@ -308,23 +311,24 @@ def one_by_one(tok: Tokenizer, texts: list[str], **options):
     return found
 
 
-@pytest.mark.parametrize("chunk", [1, 3000, 1 << 16])
-def test_encode_batch_in_chunks_on_lanes_gives_encode(trained, monkeypatch, chunk):
+def test_encode_batch_in_chunks_on_lanes_gives_encode(pairs, monkeypatch):
     """Texts cut into chunks (one text each, a few, all of them) on 2 and 3 lanes, stealing from
     one another: encode's ids, with special tokens allowed."""
-    monkeypatch.setattr(model_module, "_CHUNK", chunk)
     texts = corpus_texts()[:8] + ["", "x <|endoftext|> y", "<pad>"] + corpus_texts()[20:24]
-    fast, pure = pair(trained.hf_json, profile="compact", fuse="frequent")
-    expected = [pure.encode(t, allowed_special="all").ids for t in texts]
-    for num_threads in (2, 3):
-        assert [e.ids for e in fast.encode_batch(texts, num_threads=num_threads, allowed_special="all")] == expected
+    fast, _ = pairs[COMPACT_FREQUENT]
+    expected = [fast.encode(t, allowed_special="all").ids for t in texts]  # encode: the pure ids, above
+    for chunk in (1, 3000, 1 << 16):
+        monkeypatch.setattr(model_module, "_CHUNK", chunk)
+        for num_threads in (2, 3):
+            batch = fast.encode_batch(texts, num_threads=num_threads, allowed_special="all")
+            assert [e.ids for e in batch] == expected
 
 
 @given(st.lists(st.one_of(TEXT, SURROGATE_TEXT), max_size=8), SPECIALS, st.integers(1, 40))
-def test_hypothesis_encode_batch_gives_the_first_error_in_order(trained, texts, specials, chunk):
+def test_hypothesis_encode_batch_gives_the_first_error_in_order(pairs, texts, specials, chunk):
     """Random texts, a lone surrogate or a disallowed special token in some: encode_batch on
-    threads gives encode's ids, or the error of the first text that fails."""
-    fast, pure = pair(trained.hf_json, profile="compact", fuse="frequent")
+    threads gives encode's ids and offsets, or the error of the first text that fails."""
+    fast, pure = pairs[COMPACT_FREQUENT]
     saved = model_module._CHUNK
     model_module._CHUNK = chunk  # chunks of a text or a few: several lanes
     try:
