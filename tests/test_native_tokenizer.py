@@ -27,6 +27,7 @@ from functok.errors import FormatError
 from functok.tokenizer.bpe import TiktokenBPE
 from functok.tokenizer.external import CompiledTiktokenBPE, find_gpt2_tiktoken, load_tiktoken, read_tiktoken_ranks
 from functok.tokenizer import Tokenizer
+from functok.tokenizer import model as model_module
 from functok.tokenizer.bpe import BYTE_TOKENS, byte_fallback_token
 
 
@@ -105,6 +106,40 @@ def test_hypothesis_text_gives_the_pure_ids(pairs, text, header, specials):
 @given(SURROGATE_TEXT, st.integers(0, len(HEADERS) - 1), SPECIALS)
 def test_lone_surrogates_are_the_same_error(pairs, text, header, specials):
     same(*pairs[header], text, **specials)
+
+
+# Text that NFC changes (recomposes, reorders, maps singletons) among every plane, marks and
+# private use: the offsets' hardest case, where a span of the text maps to many code points.
+NFC_CHANGING = st.sampled_from([
+    "a\u0328\u0301", "e\u0301", "E\u0301\u0301", "\u1100\u1161\u11a8", "A\u030a", "\u212b", "\u0344",
+    "\U0001D15E", "\uf900", "\u0958", "o\u0308\u0304", "\u1e0b\u0323", "\U000F0000\u0301", "\ue000\u0301",
+    "\U0001F600\u0301", "\u0301", "\u00c5\u0327", "AAAA\u0301", "abab\u0308ab",
+])
+OFFSET_TEXT = st.lists(st.one_of(ALPHABET, NFC_CHANGING), max_size=30).map("".join)
+ENCODE_OPTIONS = st.sampled_from([
+    dict(), dict(segmentation="optimal"), dict(segmentation="optimal", tie_break="prefer-greedy"),
+])
+NEVER_REFUSED = st.sampled_from([
+    dict(allowed_special="all"), dict(disallowed_special=()), dict(allowed_special={"<pad>"}, disallowed_special=()),
+])
+
+
+@given(OFFSET_TEXT, st.integers(0, len(HEADERS) - 1), NEVER_REFUSED, ENCODE_OPTIONS)
+def test_hypothesis_offsets_from_the_engine_are_the_pure_offsets(pairs, text, header, specials, options):
+    """Encoding.offsets from the C core's spans (one pass) equal the pure path's (the codec's
+    pre-tokens made again in Python, with NFC's offsets), under every header."""
+    fast, pure = pairs[header]
+    ours, reference = fast.encode(text, **specials, **options), pure.encode(text, **specials, **options)
+    assert ours.ids == reference.ids
+    assert ours.offsets == reference.offsets
+
+
+def test_offsets_come_from_the_engine(pairs, monkeypatch):
+    """Where the core encodes, offsets never run the pure pre-tokenizer."""
+    fast, pure = pairs[0]
+    expected = pure.encode("Héllo WORLD a\u0328\u0301z").offsets
+    monkeypatch.setattr(type(fast.pre_tokenizer), "spans", lambda *a: pytest.fail("the pure path ran"))
+    assert fast.encode("Héllo WORLD a\u0328\u0301z").offsets == expected
 
 
 def test_a_surrogate_after_a_special_token_is_named_in_the_whole_text(pairs):
@@ -250,6 +285,65 @@ def test_encode_batch_raises_the_first_error_in_order(trained):
             tok.encode_batch(texts, num_threads=2)
     with pytest.raises(ValueError, match="num_threads"):
         fast.encode_batch(texts, num_threads=0)
+
+
+COMPACT_FREQUENT = next(k for k, h in enumerate(HEADERS) if h["profile"] == "compact" and h["fuse"] == "frequent")
+
+
+def batch_outcome(tok: Tokenizer, texts: list[str], num_threads: int, **options):
+    """encode_batch's ids and offsets, or its error as outcome gives it."""
+    try:
+        return [(e.ids, e.offsets) for e in tok.encode_batch(texts, num_threads=num_threads, **options)]
+    except FormatError as error:
+        return (FormatError, error.kind, error.offset, error.message)
+    except (TypeError, ValueError) as error:
+        return (type(error), str(error))
+
+
+def one_by_one(tok: Tokenizer, texts: list[str], **options):
+    """What encode_batch must give: encode's results in order, or the first text's error."""
+    found = []
+    for text in texts:
+        result = outcome(tok, text, **options)
+        if isinstance(result, tuple):
+            return result
+        found.append((result, tok.encode(text, **options).offsets))
+    return found
+
+
+def test_encode_batch_in_chunks_on_lanes_gives_encode(pairs, monkeypatch):
+    """Texts cut into chunks (one text each, a few, all of them) on 2 and 3 lanes, stealing from
+    one another: encode's ids, with special tokens allowed."""
+    texts = corpus_texts()[:8] + ["", "x <|endoftext|> y", "<pad>"] + corpus_texts()[20:24]
+    fast, _ = pairs[COMPACT_FREQUENT]
+    expected = [fast.encode(t, allowed_special="all").ids for t in texts]  # encode: the pure ids, above
+    for chunk in (1, 3000, 1 << 16):
+        monkeypatch.setattr(model_module, "_CHUNK", chunk)
+        for num_threads in (2, 3):
+            batch = fast.encode_batch(texts, num_threads=num_threads, allowed_special="all")
+            assert [e.ids for e in batch] == expected
+
+
+@given(st.lists(st.one_of(TEXT, SURROGATE_TEXT), max_size=8), SPECIALS, st.integers(1, 40))
+def test_hypothesis_encode_batch_gives_the_first_error_in_order(pairs, texts, specials, chunk):
+    """Random texts, a lone surrogate or a disallowed special token in some: encode_batch on
+    threads gives encode's ids and offsets, or the error of the first text that fails."""
+    fast, pure = pairs[COMPACT_FREQUENT]
+    saved = model_module._CHUNK
+    model_module._CHUNK = chunk  # chunks of a text or a few: several lanes
+    try:
+        assert batch_outcome(fast, texts, 2, **specials) == one_by_one(pure, texts, **specials)
+    finally:
+        model_module._CHUNK = saved
+
+
+def test_encode_many_refuses_what_encode_refuses(trained):
+    native = pair(trained.hf_json)[0]._native_encoder()
+    assert native.encode_many(["ab", "a\ud800", ""], 3) == [native.encode("ab"), None, []]
+    with pytest.raises(TypeError):
+        native.encode_many(["ab", 3], 0)
+    with pytest.raises(ValueError):
+        native.encode_many(["ab"], -1)
 
 
 def test_threads_sharing_one_encoder_get_the_pure_ids(trained):

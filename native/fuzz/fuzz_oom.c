@@ -3,7 +3,7 @@
  * so that the core's allocations come here first: byte 0 is the encoder configuration
  * (fuzz_read_config), byte 1 says which allocation fails (the 1st to the 256th, counting from
  * the start of each call below), the rest is the text. Invariants checked, for nfc, encode_text,
- * pretokens and decode_stream (the text read as a stream): a call returns -1 only when an
+ * pretokens, stream_spans and decode_stream (the text read as a stream): a call returns -1 only when an
  * allocation failed, and otherwise gives what it gives with memory to spare (the same error
  * too); after -1 its buffers are still valid (freeing them leaks nothing, which LeakSanitizer
  * checks). */
@@ -71,6 +71,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (size_t k = 0; r == 0 && k < got_ends.len; k++) CHECK(got_ends.data[k] == want_ends.data[k]);
     cpbuf_free(&want);
     cpbuf_free(&got);
+    offsets_free(&want_ends);
+    offsets_free(&got_ends);
+
+    /* stream_spans: the same spans, or -1 */
+    offsets want_starts, got_starts;
+    offsets_init(&want_starts);
+    offsets_init(&got_starts);
+    OK(stream_spans(text, n, c.normalize, c.max_digits, c.cfg, &want_starts, &want_ends));
+    arm(fail_at);
+    r = stream_spans(text, n, c.normalize, c.max_digits, c.cfg, &got_starts, &got_ends);
+    disarm();
+    CHECK(r == -1 ? failed_one : r == 0 && got_starts.len == want_starts.len && got_ends.len == want_ends.len);
+    for (size_t k = 0; r == 0 && k < got_starts.len; k++)
+        CHECK(got_starts.data[k] == want_starts.data[k] && got_ends.data[k] == want_ends.data[k]);
+    offsets_free(&want_starts);
+    offsets_free(&got_starts);
     offsets_free(&want_ends);
     offsets_free(&got_ends);
 

@@ -106,6 +106,8 @@ enum {
 
 /* The group (opcodes and argument code points) and the slots of one piece (6.1, 6.2, 6.4). */
 int analyse_piece(const uint32_t *p, size_t n, int cfg, cpbuf *group, cpbuf *slots);
+/* analyse_piece, and where each slot starts in p (Python's Piece.slot_starts) in starts. */
+int analyse_piece_at(const uint32_t *p, size_t n, int cfg, cpbuf *group, cpbuf *slots, cpbuf *starts);
 /* One piece in its stream form (group, then the escaped base: 6.3, 6.4), appended to out;
  * group and slots are scratch buffers, reused across pieces. */
 int encode_piece_with(const uint32_t *p, size_t n, int cfg, cpbuf *out, cpbuf *group, cpbuf *slots);
@@ -151,6 +153,18 @@ int offsets_push(offsets *o, size_t at);
 /* The stream of normalized text appended to out, and where each pre-token of the fuse mode
  * ends in it appended to ends: 9.1 (none), 9.2 (all), 9.4 (frequent). */
 int pretokens(const uint32_t *text, size_t n, int max_digits, int cfg, int fuse, cpbuf *out, offsets *ends);
+
+/* --- Where each code point of the stream comes from (spans.c) ------------------------------ */
+
+/* For each code point of the stream of text[0:n] (the text as given: normalized first when
+ * normalize is set), the span [start, end) of the given text it stands for, appended to
+ * starts and ends (Encoding.offsets, python/functok/tokenizer/codec_pretokenizer.py's spans):
+ * a base code point spans its slot, both code points of an escape pair the same slot, and
+ * every code point of an instruction the slots it changes (a MULTIREPEAT its unit, an
+ * UPPERCASE its range). A slot spans the given text its code points come from through NFC
+ * (4.4: a span NFC changed maps wholly to each code point it gives). */
+int stream_spans(const uint32_t *text, size_t n, int normalize, int max_digits, int cfg, offsets *starts,
+                 offsets *ends);
 
 /* --- Spec 7 and 8: the decoder (decode.c) --------------------------------------------------- */
 

@@ -41,11 +41,22 @@ static int has_repeat(const uint32_t *p, size_t n) {
     return 0;
 }
 
-/* 6.1: the slots of p, and the repeats (in fold order) appended to group. */
-static int fold(const uint32_t *p, size_t n, int cfg, cpbuf *group, cpbuf *slots) {
+/* where[0:n] = from, from + 1, ...: where n slots, one code point each, start; nothing when
+ * where is NULL (only offsets ask where slots start). */
+static int starts_at(cpbuf *where, size_t from, size_t n) {
+    if (!where) return 0;
+    if (cpbuf_reserve(where, n)) return -1;
+    for (size_t k = 0; k < n; k++) where->data[where->len++] = (uint32_t)(from + k);
+    return 0;
+}
+
+/* 6.1: the slots of p, and the repeats (in fold order) appended to group; where each slot starts
+ * in p appended to starts, unless it is NULL. */
+static int fold(const uint32_t *p, size_t n, int cfg, cpbuf *group, cpbuf *slots, cpbuf *starts) {
     int repeats = (cfg & CFG_REPEAT) && !(cfg & CFG_FOLD_NONE);
     int keep_whitespace = (cfg & CFG_FOLD_NO_WHITESPACE) != 0;
-    if (!repeats || n < 3 || !has_repeat(p, n)) return cpbuf_extend(slots, p, n); /* nothing folds: one slot each */
+    if (!repeats || n < 3 || !has_repeat(p, n)) /* nothing folds: one slot each */
+        return cpbuf_extend(slots, p, n) || starts_at(starts, 0, n);
     size_t i = 0;
     while (i < n) {
         uint32_t c = p[i];
@@ -53,19 +64,20 @@ static int fold(const uint32_t *p, size_t n, int cfg, cpbuf *group, cpbuf *slots
             size_t run = 1;
             while (i + run < n && p[i + run] == c) run++;
             if (run >= 3 && keep_whitespace && is_whitespace(c)) { /* fold "no-whitespace": literal */
-                if (cpbuf_reserve(slots, run)) return -1;
+                if (cpbuf_reserve(slots, run) || starts_at(starts, i, run)) return -1;
                 for (size_t k = 0; k < run; k++) slots->data[slots->len++] = c;
                 i += run;
                 continue;
             }
             if (run >= 3) { /* 1. runs: REPEAT first, in chunks of at most 255 */
                 for (size_t left = run; left > 0;) {
-                    size_t chunk = left < MAX_ARG ? left : MAX_ARG, s = slots->len;
+                    size_t chunk = left < MAX_ARG ? left : MAX_ARG, s = slots->len, at = i + run - left;
                     if (chunk >= 3 && s <= MAX_ARG) {
-                        if (push3(group, REPEAT, ARG + (uint32_t)s, ARG + (uint32_t)chunk) || cpbuf_push(slots, c))
+                        if (push3(group, REPEAT, ARG + (uint32_t)s, ARG + (uint32_t)chunk) || cpbuf_push(slots, c) ||
+                            starts_at(starts, at, 1))
                             return -1;
                     } else {
-                        if (cpbuf_reserve(slots, chunk)) return -1;
+                        if (cpbuf_reserve(slots, chunk) || starts_at(starts, at, chunk)) return -1;
                         for (size_t k = 0; k < chunk; k++) slots->data[slots->len++] = c;
                     }
                     left -= chunk;
@@ -82,7 +94,7 @@ static int fold(const uint32_t *p, size_t n, int cfg, cpbuf *group, cpbuf *slots
                 if (k >= 3) {
                     if (cpbuf_push(group, MULTIREPEAT) ||
                         push3(group, ARG + (uint32_t)s, ARG + (uint32_t)(s + unit), ARG + (uint32_t)k) ||
-                        cpbuf_extend(slots, p + i, unit))
+                        cpbuf_extend(slots, p + i, unit) || starts_at(starts, i, unit))
                         return -1;
                     i += unit * k;
                     folded = 1;
@@ -91,7 +103,7 @@ static int fold(const uint32_t *p, size_t n, int cfg, cpbuf *group, cpbuf *slots
             }
             if (folded) continue;
         }
-        if (cpbuf_push(slots, c)) return -1; /* 3. one literal slot */
+        if (cpbuf_push(slots, c) || starts_at(starts, i, 1)) return -1; /* 3. one literal slot */
         i++;
     }
     return 0;
@@ -121,8 +133,13 @@ static int range_case(const uint32_t *slots, size_t last, const uint32_t *caps, 
 }
 
 int analyse_piece(const uint32_t *p, size_t n, int cfg, cpbuf *group, cpbuf *slots) {
+    return analyse_piece_at(p, n, cfg, group, slots, NULL);
+}
+
+int analyse_piece_at(const uint32_t *p, size_t n, int cfg, cpbuf *group, cpbuf *slots, cpbuf *starts) {
     group->len = slots->len = 0;
-    if (fold(p, n, cfg, group, slots)) return -1;
+    if (starts) starts->len = 0;
+    if (fold(p, n, cfg, group, slots, starts)) return -1;
     /* 6.2 marks and case, on slots 0..255; the group takes the mark instructions by slot (in
      * decomposition order), then the case family by start slot (6.4) */
     int do_case = cfg & CFG_CASE, do_marks = cfg & CFG_MARKS;

@@ -293,21 +293,64 @@ class Tokenizer:
 
     def encode_batch(self, texts: Iterable[str], *, num_threads: int | None = None, **options) -> list[Encoding]:
         """``[self.encode(t, **options) for t in texts]``, on ``num_threads`` threads (default:
-        the CPUs, at most 8) where the C core encodes (greedy segmentation): it releases the GIL,
-        so threads run in parallel, as tiktoken's ``encode_batch`` does, each on a cache of its
-        own. Elsewhere one thread: the pure path's caches are shared Python dicts."""
+        the CPUs, at most 8) where the C core encodes (greedy segmentation), as tiktoken's
+        ``encode_batch`` does: each thread encodes chunks of neighbouring texts, each chunk in
+        one call into the C core with the GIL released, on a cache of its own
+        (:meth:`_encode_batch_native`). The first text that fails raises its error, as
+        ``encode`` would. Elsewhere one thread: the pure path's caches are shared Python dicts."""
         texts = list(texts)
         if num_threads is None:
             num_threads = min(8, os.cpu_count() or 1)
         if num_threads < 1:
             raise ValueError(f"num_threads must be at least 1, got {num_threads}")
         greedy = options.get("segmentation", "greedy") == "greedy"
-        if num_threads == 1 or len(texts) < 2 or not greedy or self._native_encoder() is None:
+        native = self._native_encoder() if greedy else None
+        if len(texts) < 2 or native is None:
             return [self.encode(t, **options) for t in texts]
-        from concurrent.futures import ThreadPoolExecutor  # here: `import functok` stays as quick
+        return self._encode_batch_native(native, texts, num_threads, options)
 
-        with ThreadPoolExecutor(min(num_threads, len(texts))) as pool:
-            return list(pool.map(lambda t: self.encode(t, **options), texts))
+    def _encode_batch_native(self, native, texts: list[str], num_threads: int, options: dict) -> list[Encoding]:
+        """encode_batch on the C core's threads: the same Encodings, and the same first error.
+        The texts go in chunks of neighbours (:func:`_chunks`) to lanes, one thread each: a
+        thread holds the GIL only to cut its chunk at special tokens and to make its Encodings,
+        while the others encode theirs in the C core with the GIL released."""
+        allowed = options.pop("allowed_special", frozenset())
+        disallowed = options.pop("disallowed_special", "all")
+        self.encode("", **options)  # the options checked as encode checks them
+        lanes = _Lanes(_chunks(texts), num_threads)
+
+        def encode_chunk(chunk: range, lane: int) -> list[Encoding]:
+            return self._encode_chunk(native, texts[chunk.start : chunk.stop], lane, allowed, disallowed, options)
+
+        results = lanes.run(encode_chunk)
+        for result in results:  # the first text that failed, in the texts' order
+            if isinstance(result, BaseException):
+                raise result
+        return [encoding for result in results for encoding in result]
+
+    def _encode_chunk(self, native, texts: list[str], lane: int, allowed, disallowed, options: dict) -> list[Encoding]:
+        """The Encodings of a few texts, their stretches encoded by one call into the C core."""
+        cut: list[list[str | int]] = []
+        refused: Exception | None = None  # a special token's error, raised after the texts before it
+        for text in texts:
+            try:
+                cut.append(self.special.split(text, allowed, disallowed))  # 1. special tokens
+            except (TypeError, ValueError) as exc:
+                refused = exc
+                break
+        found = iter(native.encode_many([p for parts in cut for p in parts if isinstance(p, str)], lane))
+        encoding_options = {"segmentation": "greedy", "tie_break": options.get("tie_break", "leftmost-longest"),
+                            "reachable_only": options.get("reachable_only", False)}
+        out = []
+        for text, parts in zip(texts, cut):
+            ids = [part if isinstance(part, int) else next(found) for part in parts]  # 2. and 3.
+            if None in ids:  # the core refused a stretch (a lone surrogate, or no memory): encode
+                out.append(self.encode(text, allowed_special=allowed, disallowed_special=disallowed, **options))
+                continue  # raises the error, with its offset in the text
+            out.append(Encoding(self, text, parts, _joined(ids), encoding_options))
+        if refused is not None:
+            raise refused
+        return out
 
     def _encode_ordinary(self, text: str, options: dict) -> list[int]:
         native = self._native_encoder() if options["segmentation"] == "greedy" else None
@@ -397,6 +440,83 @@ def native_greedy_encoder(bpe: BPE, pre_tokenizer: CodecPreTokenizer):
     byte_ids = bpe._bytes if bpe.byte_fallback else [None] * 256
     return native_core.GreedyEncoder(chars, bpe.merges, byte_ids, max_digits, cfg, normalize,
                                      FUSE_MODES.index(pre_tokenizer.fuse), CACHE_LIMIT)
+
+
+_CHUNK = 1 << 16  # code points of text per chunk of encode_batch: a few GIL hand-overs per 100 KB
+
+
+def _chunks(texts: list[str]) -> list[range]:
+    """The texts in chunks of neighbours (indexes), each about _CHUNK code points or one text."""
+    chunks, start, size = [], 0, 0
+    for k, text in enumerate(texts):
+        size += len(text)
+        if size >= _CHUNK:
+            chunks.append(range(start, k + 1))
+            start, size = k + 1, 0
+    if start < len(texts):
+        chunks.append(range(start, len(texts)))
+    return chunks
+
+
+class _Lanes:
+    """Chunks of work shared out to threads, one lane each: lane k takes the chunks of its share
+    (the k-th of about equal size, neighbours together) from the front, then, its share done,
+    the last chunk of the share with most left, so that no thread idles while another has work.
+    A lane keeps its cache in the C core (``encode_many``'s lane), so each cache meets the words
+    of its own share, and meets them again when the same texts come again."""
+
+    def __init__(self, chunks: list[range], lanes: int) -> None:
+        import threading  # here: `import functok` stays as quick
+        from collections import deque
+
+        self.chunks = chunks
+        n, lanes = len(chunks), max(1, min(lanes, len(chunks)))
+        self.shares = [deque(range(k * n // lanes, (k + 1) * n // lanes)) for k in range(lanes)]
+        self.lock = threading.Lock()
+
+    def take(self, lane: int) -> int | None:
+        """The next chunk for lane to work, or None when every chunk is taken."""
+        with self.lock:
+            if self.shares[lane]:
+                return self.shares[lane].popleft()
+            most = max(self.shares, key=len)
+            return most.pop() if most else None
+
+    def run(self, work) -> list:
+        """``work(chunk, lane)`` of every chunk, in the chunks' order: its result or its error."""
+        results: list = [None] * len(self.chunks)
+
+        def lane_work(lane: int) -> None:
+            while (k := self.take(lane)) is not None:
+                try:
+                    results[k] = work(self.chunks[k], lane)
+                except Exception as exc:  # raised by encode_batch, first in the texts' order
+                    results[k] = exc
+
+        if len(self.shares) == 1:
+            lane_work(0)
+            return results
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(len(self.shares) - 1) as pool:
+            helpers = [pool.submit(lane_work, lane) for lane in range(1, len(self.shares))]
+            lane_work(0)
+            for helper in helpers:
+                helper.result()
+        return results
+
+
+def _joined(parts: list) -> list[int]:
+    """The ids of a text's parts (a list of ids per stretch, a special token's id) in one list."""
+    if len(parts) == 1 and isinstance(parts[0], list):
+        return parts[0]
+    ids: list[int] = []
+    for part in parts:
+        if isinstance(part, int):
+            ids.append(part)
+        else:
+            ids.extend(part)
+    return ids
 
 
 def _rust_bpe(vocab: dict[str, int], merges: list[tuple[str, str]]):

@@ -1,8 +1,11 @@
 """The result of encoding (:class:`Encoding`) and where each token comes from in the text.
 
-Offsets are computed on demand: the codec's pre-tokens are made again with the span of each code
-point (:meth:`functok.tokenizer.codec_pretokenizer.CodecPreTokenizer.spans`), and each token of a
-pre-token covers the spans of the code points it spells.
+Offsets are computed on demand from the span of each code point of the codec's pre-tokens: each
+token covers the spans of the code points it spells. Where the C core encodes, one pass of the
+engine gives those spans (``GreedyEncoder.spans``) and the encoding's own ids are laid over them
+(:func:`engine_token_offsets`); the pure path makes the pre-tokens again with their spans
+(:meth:`functok.tokenizer.codec_pretokenizer.CodecPreTokenizer.spans`) and their ids
+(:func:`token_offsets`), the reference the tests hold the engine to.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from .decoding import TokenTable
 from .codec_pretokenizer import CodecPreTokenizer, Span
 from .vocabulary import Vocabulary
 
-__all__ = ["Encoding", "token_offsets"]
+__all__ = ["Encoding", "engine_token_offsets", "token_offsets"]
 
 
 class Encoding:
@@ -46,12 +49,16 @@ class Encoding:
     def offsets(self) -> list[Span]:
         if self._offsets is None:
             tok = self._tokenizer
+            engine = tok._native_encoder()  # None on the pure path
             out: list[Span] = []
             base = 0
             for part in self._parts:
                 if isinstance(part, int):
                     size = len(tok.token_table.special[part])
                     out.append((base, base + size))
+                elif engine is not None:
+                    size = len(part)
+                    out.extend(engine_token_offsets(engine, tok.token_table, part, base, self.ids, len(out)))
                 else:
                     size = len(part)
                     if self._options["segmentation"] == "greedy" or self._options["tie_break"] == "prefer-greedy":
@@ -62,6 +69,33 @@ class Encoding:
             assert len(out) == len(self.ids)
             self._offsets = out
         return self._offsets
+
+
+def engine_token_offsets(engine, table: TokenTable, text: str, base: int, ids: list[int], at: int) -> list[Span]:
+    """The span of each token of ``text`` (a stretch between special tokens that starts at
+    ``base``), its ids being ``ids[at:]`` up to the stretch's end: the C core gives the span of
+    each code point of the stretch's pre-tokens, one after the other, and the tokens spell them
+    in order."""
+    starts, ends = engine.spans(text)
+    out: list[Span] = []
+    ch = 0  # code point of the pre-tokens where the next token starts
+    pending = 0  # UTF-8 bytes still owed to the current code point (byte fallback)
+    while ch < len(starts):
+        i = ids[at]
+        at += 1
+        byte = table.byte.get(i)
+        if byte is None:
+            n = len(table.token[i])
+            out.append((base + starts[ch], base + ends[ch + n - 1]))
+            ch += n
+            continue
+        out.append((base + starts[ch], base + ends[ch]))
+        if pending == 0:
+            pending = _utf8_length(byte)
+        pending -= 1
+        if pending == 0:
+            ch += 1
+    return out
 
 
 def token_offsets(pre_tokenizer: CodecPreTokenizer, vocabulary: Vocabulary, table: TokenTable, text: str,

@@ -37,9 +37,9 @@ class SpecialTokens:
         unknown = allowed - set(self.ids)
         if unknown:
             raise ValueError(f"not special tokens of this tokenizer: {sorted(unknown)}")
-        if self._pattern is None:
-            return [text] if text else []
         disallowed = set(self.ids) - allowed if disallowed == "all" else set(disallowed)
+        if self._pattern is None or not (allowed or disallowed):  # no token to find: no scan
+            return [text] if text else []
         parts: list[str | int] = []
         start = 0
         for m in self._pattern.finditer(text):
