@@ -143,14 +143,6 @@ def _core_segmenter(candidates: dict, byte_ids: list | None, fallback):
         return None
 
 
-def _core_token_table(token: dict, byte: dict, special: dict):
-    return _core_module.token_table(token, byte, special)
-
-
-def _core_detokenize(table, ids, strict: bool, skip_special_tokens: bool, max_output: int) -> str | None:
-    return None if table is None else _core_module.detokenize(table, ids, strict, skip_special_tokens, max_output)
-
-
 def _core_tiktoken_merger(ranks: dict):
     return _core_module.TiktokenMerger(ranks)
 
@@ -203,7 +195,7 @@ PURE_ENGINE = Engine("pure", reference_encode.encode, reference_pretokenize.pret
                      _none, _none, _none, _none, _none)
 NATIVE_ENGINE = None if _core_module is None else Engine(
     "native", _core_encode, _core_pretokens_by, _core_decode, _core_greedy_encoder, _core_segmenter,
-    _core_token_table, _core_detokenize, _core_tiktoken_merger)
+    _core_module.token_table, _core_module.detokenize, _core_tiktoken_merger)
 """The C core's engine, or None where it is not built or ``FUNCTOK_PURE=1`` keeps it out."""
 
 
@@ -299,14 +291,6 @@ def _core_segmenter(candidates: dict, byte_ids: list | None, fallback):
         return None
 
 
-def _core_token_table(token: dict, byte: dict, special: dict):
-    return _core_module.token_table(token, byte, special)
-
-
-def _core_detokenize(table, ids, strict: bool, skip_special_tokens: bool, max_output: int) -> str | None:
-    return None if table is None else _core_module.detokenize(table, ids, strict, skip_special_tokens, max_output)
-
-
 def _core_tiktoken_merger(ranks: dict):
     return _core_module.TiktokenMerger(ranks)
 
@@ -359,7 +343,7 @@ PURE_ENGINE = Engine("pure", reference_encode.encode, reference_pretokenize.pret
                      _none, _none, _none, _none, _none)
 NATIVE_ENGINE = None if _core_module is None else Engine(
     "native", _core_encode, _core_pretokens_by, _core_decode, _core_greedy_encoder, _core_segmenter,
-    _core_token_table, _core_detokenize, _core_tiktoken_merger)
+    _core_module.token_table, _core_module.detokenize, _core_tiktoken_merger)
 """The C core's engine, or None where it is not built or ``FUNCTOK_PURE=1`` keeps it out."""
 
 

@@ -88,6 +88,7 @@ class Tokenizer:
         self.hf_json = hf_tokenizer
         checked = check_functok_model(hf_tokenizer, source)
         self._vocab: dict[str, int] = dict(checked.vocab)
+        self._merges = checked.merges
         self._id_to_token = checked.id_to_token
         self.special_tokens = checked.special_tokens
         self.special = SpecialTokens(self.special_tokens)
