@@ -272,6 +272,8 @@ class CompiledTiktokenBPE(TiktokenBPE):
     def __init__(self, ranks: Mapping[bytes, int], merger=None) -> None:
         super().__init__(ranks)
         self._merger = engine.tiktoken_merger(self.ranks) if merger is None else merger
+        if self._merger is None:
+            raise RuntimeError("the pure engine runs (FUNCTOK_PURE=1, or no C core): use TiktokenBPE")
 
     def tokenize(self, piece: bytes) -> list[int]:
         return self._merger.tokenize(piece)
