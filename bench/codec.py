@@ -35,7 +35,7 @@ import regex
 
 import functok
 from functok import decode
-from functok.native import backend, core
+from functok.engine import PURE_ENGINE, backend, core
 from functok.split import SPEC_PATTERNS
 
 from corpora import UDHR, read_files, stdlib_files
@@ -63,7 +63,7 @@ def clear_caches() -> None:
     """Empty the encoder's piece caches and the decoder's cache of groups with their text (a cold start)."""
     # importlib, because `functok.encode` the attribute is the function, not the module.
     importlib.import_module("functok.encode").clear_caches()
-    importlib.import_module("functok.decode").clear_caches()
+    importlib.import_module("functok.decode_fast").clear_caches()
 
 
 def encode(text: str) -> str:
@@ -72,13 +72,8 @@ def encode(text: str) -> str:
 
 
 def pure_decode(stream: str) -> str:
-    """The pure-Python decoder (``functok.decode`` runs the C core when it is built)."""
-    module = importlib.import_module("functok.decode")
-    saved, module.native = module.native, None
-    try:
-        return module.decode(stream)
-    finally:
-        module.native = saved
+    """The pure engine's decoder (``functok.decode`` runs the C core when it is built)."""
+    return PURE_ENGINE.decode(stream)
 
 
 def single_pass(repeat: int, fn, arg) -> tuple[float, object]:

@@ -66,14 +66,13 @@ def _encoder(case: str, tokenizer_path: str, gpt2_path: str):
         enc = tiktoken.Encoding("gpt2-local", pat_str=PATTERNS["gpt2"],
                                 mergeable_ranks=read_tiktoken_ranks(gpt2_path), special_tokens={})
         return enc.encode_ordinary
-    from functok.native import core
+    from functok import engine
     from functok.tokenizer import Tokenizer
 
-    vocabulary = importlib.import_module("functok.tokenizer.vocabulary")
-    if case == "optimal-native" and core is None:
+    if case == "optimal-native" and engine.core is None:
         raise SystemExit("the C core is not built (or FUNCTOK_PURE=1): no native row")
     if case == "optimal-pure":
-        vocabulary.native = None  # the pure Segmenter, the rest of the path unchanged
+        engine.segmenter = engine.PURE_ENGINE.segmenter  # the pure Segmenter, the rest of the path unchanged
     tok = Tokenizer.from_file(tokenizer_path)
     segmentation = "greedy" if case == "greedy" else "optimal"
     return lambda text: tok.encode(text, segmentation=segmentation, disallowed_special=()).ids

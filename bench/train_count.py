@@ -27,13 +27,12 @@ import sys
 import time
 
 import functok
-from functok.native import backend
+from functok.engine import backend
 from functok.tokenizer import train
 from functok.tokenizer.fusion import ChainCounter
 
 from corpora import UDHR, read_files, stdlib_files
 
-pretokenize = importlib.import_module("functok.pretokenize")
 encode_module = importlib.import_module("functok.encode")
 
 PROFILE = train.DEFAULT_PROFILE  # Tokenizer.train's default, as functok train runs it
@@ -47,13 +46,13 @@ def count(how: str, texts: list[str], fuse: str):
     if how == "native":
         counts = train._native_pretoken_counts(iter(texts), "nfc", "llama3", split_fuse, PROFILE, chains)
         return counts, chains and chains.chains
-    saved = pretokenize.native
-    if how == "pure":
-        pretokenize.native = None  # the pure pre-tokens, as under FUNCTOK_PURE=1
+    saved = train.codec_pretokens  # the reference's pre-tokens, as under FUNCTOK_PURE=1
+    if how != "pure":
+        train.codec_pretokens = functok.pretokens  # the engine's (the C core's where it runs)
     try:
         counts = train.pure_pretoken_counts(iter(texts), "nfc", "llama3", split_fuse, PROFILE, chains)
     finally:
-        pretokenize.native = saved
+        train.codec_pretokens = saved
     return counts, chains and chains.chains
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sysconfig
 from pathlib import Path
@@ -44,6 +45,46 @@ def native_or_skip():
         if os.environ.get("CI"):
             pytest.fail("functok._native is not built: CI has a compiler, so `pip install` should build it")
         pytest.skip("functok._native is not built here (no C compiler at install time)")
+
+
+@contextlib.contextmanager
+def running_on(chosen):
+    """Run functok on the engine ``chosen`` (a :class:`functok.engine.Engine`) inside the block:
+    the seam's ops, :func:`functok.encode` and :func:`functok.decode` are its, and so is every
+    tokenizer made inside (its compiled parts come from the seam when they are built)."""
+    import functok
+    from functok import engine as seam
+
+    names = ("current", "core", *seam.OPS)
+    saved = {name: getattr(seam, name) for name in names}
+    saved_public = functok.encode, functok.decode
+    seam.current, seam.core = chosen, (seam._core_module if chosen is seam.NATIVE_ENGINE else None)
+    for name in seam.OPS:
+        setattr(seam, name, getattr(chosen, name))
+    functok.encode, functok.decode = chosen.encode, chosen.decode
+    try:
+        yield chosen
+    finally:
+        for name, value in saved.items():
+            setattr(seam, name, value)
+        functok.encode, functok.decode = saved_public
+
+
+@pytest.fixture(scope="module", params=["native", "pure"])
+def engine(request):
+    """Each engine in turn (a :class:`functok.engine.Engine`), with functok running on it
+    (:func:`running_on`): the one backend fixture of the differential tests, which hold every
+    engine to the reference modules. The C core's engine is skipped where it is not built (a
+    failure on CI, as :func:`native_or_skip`) or where ``FUNCTOK_PURE=1`` keeps it out."""
+    from functok import engine as seam
+
+    chosen = {e.name: e for e in seam.available()}.get(request.param)
+    if chosen is None:
+        if not seam.PURE:
+            native_or_skip()
+        pytest.skip(f"the {request.param} engine does not run under {seam.PURE_VARIABLE}=1")
+    with running_on(chosen):
+        yield chosen
 
 
 def read_text_or_none(path: Path) -> str | None:

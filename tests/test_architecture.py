@@ -211,3 +211,30 @@ def test_every_import_runs_the_way_the_arrows_say():
         wrong += [f"{module} imports {target}" for target in sorted(imports_of(path))
                   if room_of(target) not in allowed[room_of(module)]]
     assert not wrong, "imports against ARCHITECTURE.md's arrows:\n" + "\n".join(wrong)
+
+
+# -- the engine seam (ARCHITECTURE.md, "The engine seam") -------------------------------------------
+
+REFERENCE_MODULES = ["encode", "decode", "pretokenize", "split", "normalize", "tokenizer/bpe", "tokenizer/segment"]
+ENGINE_MODULES = {"functok.engine", "functok._native", "functok.decode_fast"}
+
+
+@pytest.mark.parametrize("name", REFERENCE_MODULES)
+def test_the_reference_modules_know_no_engine(name):
+    """The spec's executable form imports no engine and names none (tiktoken's _educational.py
+    stance): the seam, functok/engine.py, is the one place that chooses."""
+    path = PACKAGE / f"{name}.py"
+    assert not imports_of(path) & ENGINE_MODULES, f"{name}.py imports an engine"
+    code = path.read_text(encoding="utf-8")
+    assert not re.search(r"\bnative\b(?!/)|_native\b|\bengine\.", code.split('"""', 2)[2]), \
+        f"{name}.py names an engine outside its docstring"
+
+
+def test_the_seam_binds_the_chosen_engine():
+    import functok
+    from functok import engine
+
+    assert engine.current in engine.available()
+    assert all(getattr(engine, op) is getattr(engine.current, op) for op in engine.OPS)
+    assert (functok.encode, functok.decode) == (engine.encode, engine.decode)
+    assert functok.backend() == engine.current.name

@@ -1,7 +1,8 @@
-"""The C core's decoder (native/src/decode.c) against the pure-Python reference (functok/decode.py):
-the same text, or the same error (type, kind, offset and message), strict and lenient, for many
-values of max_output; and Tokenizer.decode, whose streams it decodes, with the same error and id
-index.
+"""Every engine's decoder (the C core's native/src/decode.c, the pure engine's functok/decode_fast.py)
+against the pure-Python reference (functok/decode.py): the same text, or the same error (type,
+kind, offset and message), strict and lenient, for many values of max_output; and
+Tokenizer.decode, whose streams it decodes, with the same error and id index. The ``engine``
+fixture (tests/conftest.py) runs each test on each engine.
 
 Streams come from the conformance vectors, from encoding Hypothesis text under every option set,
 from private-use soup, from damaged encodings, from the stdlib and UDHR corpora, and from hostile
@@ -22,7 +23,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import REPO, damaged, native_or_skip
+from conftest import REPO, damaged, running_on
 from test_native import OPTION_SETS, TEXT, corpus_texts
 from test_tokenizer import model_ids  # noqa: E402 (one source for the ids a model emits)
 
@@ -33,22 +34,12 @@ decode_module = importlib.import_module("functok.decode")  # functok.decode is t
 DEFAULT = decode_module.DEFAULT_MAX_OUTPUT
 
 
-@pytest.fixture(scope="module")
-def native():
-    if importlib.import_module("functok.native").PURE:
-        pytest.skip("FUNCTOK_PURE=1: the pure path runs (CI runs this file on the C core)")
-    core = native_or_skip()
-    assert decode_module.native is core  # functok.decode runs the core
-    return core
+seam = importlib.import_module("functok.engine")
 
 
 def pure_decode(stream, **options):
-    """functok.decode on the pure path."""
-    saved, decode_module.native = decode_module.native, None
-    try:
-        return decode_module.decode(stream, **options)
-    finally:
-        decode_module.native = saved
+    """The reference decoder (functok/decode.py), which functok.decode is held to."""
+    return decode_module.decode(stream, **options)
 
 
 def outcome(call, *args, **kwargs):
@@ -87,7 +78,7 @@ def decode_vectors():
     return [v for v in suite.vectors if v.test.get("op") == "decode"]
 
 
-def test_every_decode_vector(native):
+def test_every_decode_vector(engine):
     vectors = decode_vectors()
     assert len(vectors) > 300
     for vector in vectors:
@@ -123,14 +114,14 @@ def both(stream: str, max_output: int) -> None:
 
 
 @given(TEXT, st.sampled_from(OPTION_SETS), LIMIT)
-def test_encoded_text(native, text, options, max_output):
+def test_encoded_text(engine, text, options, max_output):
     stream = functok.encode(text, **options)
     both(stream, max_output)
     both(stream, DEFAULT)
 
 
 @given(SOUP, LIMIT)
-def test_private_use_soup(native, stream, max_output):
+def test_private_use_soup(engine, stream, max_output):
     both(stream, max_output)
 
 
@@ -149,7 +140,7 @@ def damaged_streams(draw):
 
 
 @given(damaged_streams(), LIMIT)
-def test_damaged_streams(native, stream, max_output):
+def test_damaged_streams(engine, stream, max_output):
     both(stream, max_output)
 
 
@@ -164,14 +155,14 @@ REPEATS = st.lists(st.one_of(
 
 @given(st.lists(st.tuples(REPEATS, st.text(st.sampled_from("abeiéß\uefff\ue000"), min_size=1, max_size=8))),
        LIMIT)
-def test_stacked_repeats(native, units, max_output):
+def test_stacked_repeats(engine, units, max_output):
     both("".join(group + text for group, text in units), max_output)
 
 
 # --- real text and hostile runs ------------------------------------------------------------------
 
 @pytest.mark.parametrize("profile", ["paper", "compact"])
-def test_corpora(native, profile):
+def test_corpora(engine, profile):
     for text in corpus_texts():
         stream = functok.encode(text, profile=profile)
         assert functok.decode(stream) == pure_decode(stream) == functok.normalize.nfc(text)
@@ -210,32 +201,33 @@ HOSTILE = [
 
 
 @pytest.mark.parametrize("stream, max_outputs", [case[1:] for case in HOSTILE], ids=[case[0] for case in HOSTILE])
-def test_hostile_streams(native, stream, max_outputs):
+def test_hostile_streams(engine, stream, max_outputs):
     assert_same(stream, max_outputs)
 
 
 # --- the entry point -------------------------------------------------------------------------
 
-def test_bad_options_raise_as_the_pure_path_does(native):
+def test_bad_options_raise_as_the_pure_path_does(engine):
     for args, options in ((("x",), dict(errors="ignore")), (("x",), dict(max_output=-1)),
                           (("x",), dict(max_output=True)), (("x",), dict(max_output=2.5)), ((b"x",), {}),
                           (("\ue100",), dict(errors="ignore", max_output=-1)), ((None,), dict(errors="x"))):
         assert outcome(functok.decode, *args, **options) == outcome(pure_decode, *args, **options)
 
 
-def test_plain_text_is_returned_as_it_is(native):
+def test_plain_text_is_returned_as_it_is(engine):
     for text in ("", "abc", "é" * 10, "\u4e2d\U0001F600"):
         assert functok.decode(text) is text
 
 
-def test_threads_decode_alike(native):
+def test_threads_decode_alike(engine):
     streams = [functok.encode(text) for text in corpus_texts()[:8]]
     with ThreadPoolExecutor(4) as pool:
         assert list(pool.map(functok.decode, streams)) == [pure_decode(s) for s in streams]
 
 
-def test_functok_pure_keeps_the_pure_decoder(native):
-    code = "import importlib; print(importlib.import_module('functok.decode').native is None)"
+def test_functok_pure_keeps_the_pure_decoder():
+    code = ("import functok, functok.engine as e; "
+            "print(functok.decode is e.decode is e.PURE_ENGINE.decode and e.NATIVE_ENGINE is None)")
     env = dict(os.environ, FUNCTOK_PURE="1", PYTHONPATH=str(REPO / "python"))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert out.stdout.strip() == "True"
@@ -243,14 +235,21 @@ def test_functok_pure_keeps_the_pure_decoder(native):
 
 # --- Tokenizer.decode: ids -> stream -> the core --------------------------------------------------
 
+_tokenizers: dict = {}
+
+
 def tokenizer():
+    """The stdlib tokenizer, made on the engine that runs now (its compiled parts are its own)."""
     from fixtures.trained import need_tokenizers, stdlib_tokenizer
 
     need_tokenizers()
-    return stdlib_tokenizer()
+    name = seam.current.name
+    if name not in _tokenizers:
+        _tokenizers[name] = type(stdlib_tokenizer()).from_str(stdlib_tokenizer().to_str())
+    return _tokenizers[name]
 
 
-def test_tokenizer_decode_of_real_text(native):
+def test_tokenizer_decode_of_real_text(engine):
     tok = tokenizer()
     for text in corpus_texts()[:20]:
         ids = tok.encode(text).ids
@@ -263,31 +262,26 @@ def test_tokenizer_decode_of_real_text(native):
                         == outcome(lambda: pure_path(tok.decode, broken, errors=errors, max_output=max_output)))
 
 
-decoding_module = importlib.import_module("functok.tokenizer.decoding")
-
-
 def pure_path(call, *args, **kwargs):
-    """call() with the C core out of functok.decode and out of Tokenizer.decode."""
-    saved = decode_module.native, decoding_module.native
-    decode_module.native = decoding_module.native = None
-    try:
+    """call() on the pure engine: no compiled table in Tokenizer.decode, the pure decoder."""
+    with running_on(seam.PURE_ENGINE):
         return call(*args, **kwargs)
-    finally:
-        decode_module.native, decoding_module.native = saved
 
 
-def test_tokenizer_decode_takes_the_c_road(native):
+def test_tokenizer_decode_takes_the_engines_road(engine):
     tok = tokenizer()
-    assert decoding_module.native is native
     ids = tok.encode("Hello, World! «Déjà vu» 1234 ḁ\ue000").ids
-    text = native.detokenize(tok.token_table.native(), ids, True, False, DEFAULT)
-    assert text == tok.decode(ids) == pure_path(tok.decode, ids)
+    table = tok.token_table.compiled()
+    assert (table is None) == (engine.name == "pure")
+    text = engine.detokenize(table, ids, True, False, DEFAULT)
+    assert text == (None if table is None else tok.decode(ids))
+    assert tok.decode(ids) == pure_path(tok.decode, ids)
     unknown = ids + [tok.vocab_size + 10]  # a question: the reference decides
-    assert native.detokenize(tok.token_table.native(), unknown, True, False, DEFAULT) is None
+    assert engine.detokenize(table, unknown, True, False, DEFAULT) is None
 
 
 @given(model_ids())
-def test_tokenizer_decode_of_random_and_damaged_ids(native, ids):
+def test_tokenizer_decode_of_random_and_damaged_ids(engine, ids):
     tok = tokenizer()
     for errors in ("strict", "replace"):
         for skip in (False, True):
@@ -319,11 +313,11 @@ def assert_same_byte_tokens(units) -> None:
 
 
 @pytest.mark.parametrize("corner", UTF8_CORNERS)
-def test_tokenizer_decode_of_each_utf8_corner(native, corner):
+def test_tokenizer_decode_of_each_utf8_corner(engine, corner):
     assert_same_byte_tokens([corner])
     assert_same_byte_tokens(["a", corner, "é", corner[:1]])
 
 
 @given(BYTE_RUNS)
-def test_tokenizer_decode_of_byte_tokens(native, units):
+def test_tokenizer_decode_of_byte_tokens(engine, units):
     assert_same_byte_tokens(units)

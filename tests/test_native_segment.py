@@ -15,7 +15,6 @@ import json
 import os
 import random
 import threading
-from types import SimpleNamespace
 
 import pytest
 from hypothesis import given
@@ -26,6 +25,7 @@ from functok.conformance import ops
 from functok.tokenizer.bpe import BPE, byte_fallback_token
 from functok.tokenizer.segment import Segmenter, brute_force
 
+seam = importlib.import_module("functok.engine")  # Vocabulary asks it for its segmenter
 vocabulary_module = importlib.import_module("functok.tokenizer.vocabulary")
 
 
@@ -178,9 +178,15 @@ def pure_segmenter(vocabulary, reachable_only):
 
 @pytest.fixture
 def native_vocabularies(native, monkeypatch):
-    """Vocabularies built in the test use the C core, even under FUNCTOK_PURE=1."""
-    monkeypatch.setattr(vocabulary_module, "native", native)
+    """Vocabularies built in the test use the C core's segmenter, even under FUNCTOK_PURE=1."""
+    use_core_segmenter(native, monkeypatch)
     return native
+
+
+def use_core_segmenter(native, monkeypatch) -> None:
+    """The seam's segmenter op on the C core (the native engine's), even under FUNCTOK_PURE=1."""
+    monkeypatch.setattr(seam, "_core_module", native)
+    monkeypatch.setattr(seam, "segmenter", seam._core_segmenter)
 
 
 def _compare_vocabulary(native, vocabulary, texts):
@@ -232,7 +238,10 @@ def test_tokenizer_encode_optimal_is_the_same(native, monkeypatch):
     texts = _corpus_sample(7, 6) + ["\ue000\U000f0000\U0010fffd" * 300]
     results = {}
     for path in ("native", "pure"):
-        monkeypatch.setattr(vocabulary_module, "native", native if path == "native" else None)
+        if path == "native":
+            use_core_segmenter(native, monkeypatch)
+        else:
+            monkeypatch.setattr(seam, "segmenter", seam.PURE_ENGINE.segmenter)
         tok.vocabulary._segmenters.clear()
         tok.vocabulary.clear_caches()
         results[path] = [
@@ -278,7 +287,7 @@ def counting_core(native, monkeypatch):
         made.append(args)
         return native.Segmenter(*args)
 
-    monkeypatch.setattr(vocabulary_module, "native", SimpleNamespace(Segmenter=segmenter))
+    monkeypatch.setattr(seam, "segmenter", segmenter)
     return made
 
 

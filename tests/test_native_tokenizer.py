@@ -36,7 +36,7 @@ from functok.tokenizer.bpe import BYTE_TOKENS, byte_fallback_token
 @pytest.fixture(scope="module")
 def native():
     module = native_or_skip()
-    if importlib.import_module("functok.native").core is None:
+    if importlib.import_module("functok.engine").core is None:
         pytest.skip("FUNCTOK_PURE=1: the pure path runs")
     return module
 

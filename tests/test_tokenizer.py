@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -12,7 +13,7 @@ import functok
 from functok.normalize import nfc
 from functok.tokenizer import FORMAT_VERSION, DecodeStream, Tokenizer
 
-from conftest import damaged
+from conftest import damaged, udhr_files
 from fixtures.trained import need_tokenizers, stdlib_texts, stdlib_tokenizer, udhr_texts
 
 SEGMENTATIONS = [
@@ -389,3 +390,69 @@ def test_streaming_a_long_text_after_a_repeat(tok):
     out = [lenient.step(i) for i in ids]
     assert set(out[-50_000:]) == {None}
     assert "".join(o or "" for o in out) + lenient.finish() == tok.decode(ids, errors="replace")
+
+
+# --- every engine on a shipped tokenizer file (no `tokenizers` needed: the browser's case) ------
+
+SMALL = Path(__file__).parent / "fixtures" / "tokenizer-small.json"
+
+
+@pytest.fixture(scope="module")
+def small(engine) -> Tokenizer:
+    """The shipped small tokenizer, made on the engine that runs (the ``engine`` fixture)."""
+    return Tokenizer.from_file(SMALL)
+
+
+def test_small_fixture_loads(small):
+    assert small.vocab_size == 1500 and small.special_tokens == {"<|endoftext|>": 0}
+
+
+@given(st.text(st.characters(codec="utf-8"), max_size=100))
+def test_round_trip_on_every_engine(engine, text):
+    t = Tokenizer.from_file(SMALL)
+    for fast_path in (True, False):  # the engine's compiled parts where it has them, and the BPE alone
+        t.fast_path = fast_path
+        for segmentation in ("greedy", "optimal"):
+            ids = t.encode(text, segmentation=segmentation, disallowed_special=()).ids
+            assert t.decode(ids) == nfc(text)
+            stream = DecodeStream(t)
+            assert "".join(stream.step(i) or "" for i in ids) + stream.finish() == nfc(text)
+
+
+def test_udhr_sample_round_trips_and_optimal_is_shorter(small):
+    texts = [p.read_text(encoding="utf-8") for p in udhr_files()[::25]]
+    greedy = optimal = 0
+    for text in texts:
+        g = small.encode(text).ids
+        o = small.encode(text, segmentation="optimal").ids
+        assert small.decode(g) == small.decode(o) == nfc(text)
+        greedy, optimal = greedy + len(g), optimal + len(o)
+    assert optimal < greedy
+
+
+def test_the_pure_python_bpe_equals_the_fast_path(small):
+    pure = Tokenizer.from_file(SMALL)
+    pure.fast_path = False  # the pure-Python BPE, whatever the engine
+    texts = [p.read_text(encoding="utf-8") for p in udhr_files()[::40]]
+    texts.append(Path(__file__).read_text(encoding="utf-8"))
+    for text in texts:
+        assert pure.encode(text, disallowed_special=()).ids == small.encode(text, disallowed_special=()).ids
+
+
+def test_fast_path_is_a_switch_and_functok_pure_turns_it_off(engine):
+    import importlib.util
+    import os
+    import subprocess
+    import sys
+
+    t = Tokenizer.from_file(SMALL)
+    t.fast_path = False
+    assert t.fast_path is False and t._native_encoder() is None  # never built
+    t.fast_path = True
+    assert t.fast_path is (engine.name == "native")  # the pure engine has no compiled path
+    built = importlib.util.find_spec("functok._native") is not None
+    code = f"from functok import Tokenizer; print(Tokenizer.from_file({str(SMALL)!r}).fast_path)"
+    for value, expected in (("1", "False"), ("", str(built))):
+        env = dict(os.environ, FUNCTOK_PURE=value, PYTHONPATH=str(Path(__file__).parents[1] / "python"))
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+        assert out.stdout.strip() == expected

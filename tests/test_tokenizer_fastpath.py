@@ -1,8 +1,8 @@
-"""The ``tokenizers`` fast path accepts every file the loader accepts, and gives the pure path's
-ids. The fast path starts at 64 new pre-tokens in one call; it used to be
-built from the file's raw ``tokenizer.json``, so a file spec 14.3 allows but ``tokenizers`` does
-not read (merges in both forms, ``"version": 5``, ``"fuse_unk": "yes"``, an unknown top-level
-member, a token holding a surrogate) raised a bare ``Exception`` there."""
+"""The fast path (the engine's compiled greedy encoder, :attr:`Tokenizer.fast_path`) accepts every
+file the loader accepts, and gives the pure path's ids, on every engine (the ``engine`` fixture).
+A fast path once built from the file's raw ``tokenizer.json`` (the Hugging Face ``tokenizers``
+one, since removed) raised a bare ``Exception`` on files spec 14.3 allows (merges in both forms,
+``"version": 5``, ``"fuse_unk": "yes"``, an unknown top-level member, a token holding a surrogate)."""
 
 from __future__ import annotations
 
@@ -19,16 +19,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from functok.native import PURE
-from functok.native import core as native_core
+from functok import engine as seam
 from functok.tokenizer import Tokenizer
-from functok.tokenizer.model import _HF_BATCH_MIN
-
-tokenizers = pytest.importorskip("tokenizers")
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURE = json.loads((REPO / "tests" / "fixtures" / "tokenizer-small.json").read_text(encoding="utf-8"))
 EOS = "<|endoftext|>"
+FRESH_WORDS = 128  # new pre-tokens in each text: many cache misses at once
 
 json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
                            lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner,
@@ -39,11 +36,11 @@ LETTERS = "abcdefghijklmnopqrstuvwxyzéüçøßабвгд漢字"
 
 @st.composite
 def texts(draw) -> str:
-    """Well over 64 distinct words (each a pre-token: the fast path starts), and some text."""
+    """FRESH_WORDS distinct words (each a pre-token, new to the cache), and some text."""
     rnd = random.Random(draw(st.integers(0, 2**32)))  # a seed: little data for Hypothesis to hold
     letters, n = rnd.sample(LETTERS, len(LETTERS)), len(LETTERS)
     fresh = [letters[k % n] + letters[k // n] + "".join(rnd.choices(letters, k=rnd.randint(0, 6)))
-             for k in range(2 * _HF_BATCH_MIN)]  # distinct in their first two letters
+             for k in range(FRESH_WORDS)]  # distinct in their first two letters
     return " ".join(fresh) + draw(st.text(max_size=20)) + f" {EOS} HELLO Wörld!!!"
 
 
@@ -130,7 +127,7 @@ def loaded(data: dict, *, fast: bool) -> Tokenizer:
 
 
 @given(accepted_files(), texts(), st.sampled_from(["greedy", "optimal"]))
-def test_fast_path_ids_equal_pure_path_ids_for_every_accepted_file(case, text, segmentation):
+def test_fast_path_ids_equal_pure_path_ids_for_every_accepted_file(engine, case, text, segmentation):
     data, surrogates = case
     tie_break = "prefer-greedy" if segmentation == "optimal" else "leftmost-longest"
     fast, pure = loaded(data, fast=True), loaded(data, fast=False)
@@ -140,21 +137,18 @@ def test_fast_path_ids_equal_pure_path_ids_for_every_accepted_file(case, text, s
 
 
 def took_a_fast_path(tok: Tokenizer, surrogates: bool, segmentation: str = "greedy") -> bool:
-    """Whether greedy ids came from compiled code: the C core's encoder where it is built (any
-    file, surrogate tokens too), else ``tokenizers`` (which a surrogate token, which Rust strings
-    cannot hold, keeps to the pure path).
-    Under FUNCTOK_PURE=1 neither: the pure-Python BPE."""
-    if PURE:
-        return tok._native is False and tok._hf is False
-    if native_core is not None:  # the prefer-greedy tie-break's greedy ids too
-        return isinstance(tok._native, native_core.GreedyEncoder) and tok._hf is None
-    return (tok._hf is False) if surrogates else isinstance(tok._hf, tokenizers.Tokenizer)
+    """Whether greedy ids came from the engine's compiled code as they should: the C core's
+    encoder where it runs (any file, surrogate tokens too; the prefer-greedy tie-break's greedy
+    ids too); on the pure engine none, the pure-Python BPE."""
+    if not seam.compiles_tokenizers():
+        return tok._native is False
+    return isinstance(tok._native, seam.core.GreedyEncoder)
 
 
-def test_the_fast_path_reads_the_cases_of_the_issue():
+def test_the_fast_path_reads_the_cases_of_the_issue(engine):
     """One file with each case at once, on enough new pre-tokens to start the fast path."""
     data = issue_file()
-    text = " ".join(f"w{k}z" for k in range(3 * _HF_BATCH_MIN))
+    text = " ".join(f"w{k}z" for k in range(3 * FRESH_WORDS // 2))
     fast = loaded(data, fast=True)
     assert fast.encode(text).ids == loaded(data, fast=False).encode(text).ids
     assert took_a_fast_path(fast, surrogates=True)
@@ -185,7 +179,7 @@ def test_functok_tokenize_on_such_a_file_exits_0_with_the_ids(tmp_path, surrogat
     if not surrogate:
         del data["tokenizer"]["model"]["vocab"]["x\udfff"]
     (tmp_path / "tok.json").write_text(json.dumps(data), encoding="utf-8")
-    docs = [" ".join(f"w{k}{d}z" for k in range(2 * _HF_BATCH_MIN)) for d in range(3)]
+    docs = [" ".join(f"w{k}{d}z" for k in range(FRESH_WORDS)) for d in range(3)]
     (tmp_path / "corpus").mkdir()
     (tmp_path / "corpus" / "docs.jsonl").write_text("".join(json.dumps({"text": t}) + "\n" for t in docs),
                                                     encoding="utf-8")

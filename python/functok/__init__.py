@@ -15,18 +15,18 @@ imports the tokenizer (:mod:`functok.tokenizer`); it is re-exported here, after 
 """
 
 from . import normalize as normalize
-from .decode import decode as decode
 from .pretokenize import FUSE_MODES as FUSE_MODES
 from .encode import PROFILES as PROFILES
 from .encode import Instruction as Instruction
 from .encode import Piece as Piece
 from .encode import Profile as Profile
-from .encode import encode as encode
 from .encode import pieces as pieces
-from .pretokenize import pretokens as pretokens
 from .errors import ERROR_KINDS as ERROR_KINDS
 from .errors import FormatError as FormatError
-from .native import backend as backend
+from .engine import backend as backend
+from .engine import decode as decode
+from .engine import encode as encode
+from .engine import pretokens as pretokens
 from .split import SPLITTERS as SPLITTERS
 from .split import split as split
 from .tokenizer import ByteFallbackError as ByteFallbackError

@@ -2,9 +2,7 @@
 
 The stream is cut by the grammar's one regular expression (:data:`functok.grammar.STREAM_PART`):
 text before the first group, then each group with the text that follows it. A group only ever
-touches the first 256 slots of its text, so the rest is copied by slicing. Each error-free group
-and the head of its text is decoded once and cached, so a stream of repeated tokens costs one
-dictionary lookup per group.
+touches the first 256 slots of its text, so the rest is copied by slicing.
 
 Errors go through one method, :meth:`_Decoder.error`, which does what the mode needs:
 ``errors="replace"`` records nothing; ``errors="strict"`` keeps only the error that spec 8.2
@@ -12,9 +10,10 @@ says comes first, and stops after the group and text that hold it (every later g
 have larger offsets). Memory stays proportional to the input plus the output: instructions are
 read one at a time, and a text is split into slots only for its first 256.
 
-Where the C core is built (:mod:`functok.native`), :func:`decode` checks its options here and hands
-the stream to ``native/src/decode.c``, which gives the same text or the same error (kind, offset and
-message); this module stays the reference (``FUNCTOK_PURE=1`` runs it).
+This module is the reference and knows nothing of engines: :func:`functok.decode` is
+:mod:`functok.engine`'s, which runs the C core's decoder (``native/src/decode.c``) or, on the pure
+engine, this one behind the group cache of :mod:`functok.decode_fast`; both give this module's
+text or its error (kind, offset and message).
 """
 
 from __future__ import annotations
@@ -26,11 +25,8 @@ from itertools import islice
 from typing import NamedTuple
 
 from . import _ucd
-from .cache import remember
 from .errors import FormatError, strict_order
-from .grammar import FORMAT_CLASS, GROUP_CLASS, GROUP_START, NEEDS_DECODING, SLOT, STREAM_PART, SURROGATE
-from .grammar import group_end, unescape
-from .native import core as native
+from .grammar import SLOT, STREAM_PART, SURROGATE, unescape
 from .opcodes import (
     ARGUMENT_FIRST,
     ARGUMENT_LAST,
@@ -80,6 +76,16 @@ def check_max_output(value: object) -> int:
     return int(value)
 
 
+def check_decode_arguments(stream: object, errors: object, max_output: object) -> int:
+    """Check :func:`decode`'s arguments in its order (the stream's type, ``errors``, then
+    ``max_output``), with its errors; returns ``max_output``. Every engine checks them here."""
+    if not isinstance(stream, str):
+        raise TypeError(f"expected str, not {type(stream).__name__}")
+    if errors not in ERRORS:
+        raise ValueError(f"errors must be 'strict' or 'replace', not {errors!r}")
+    return check_max_output(max_output)
+
+
 def decode(stream: str, *, errors: str = "strict", max_output: int = DEFAULT_MAX_OUTPUT) -> str:
     """Decode a stream back to text.
 
@@ -93,19 +99,7 @@ def decode(stream: str, *, errors: str = "strict", max_output: int = DEFAULT_MAX
     and never raises. ``max_output`` bounds the code points that repeats may produce; it must
     be a non-negative ``int`` (:func:`check_max_output`), in either mode.
     """
-    if not isinstance(stream, str):
-        raise TypeError(f"expected str, not {type(stream).__name__}")
-    if errors not in ERRORS:
-        raise ValueError(f"errors must be 'strict' or 'replace', not {errors!r}")
-    max_output = check_max_output(max_output)
-    if native is not None:  # the C core (native/src/decode.c): the same text, or the same error
-        return native.decode(stream, errors == "strict", max_output)
-    if not NEEDS_DECODING.search(stream):
-        return stream  # plain text is its own decoding
-    if ESCAPE_CHAR not in stream and not SURROGATE.search(stream):
-        out = _decode_fast(stream, max_output)
-        if out is not None:
-            return out
+    max_output = check_decode_arguments(stream, errors, max_output)
     decoder = _Decoder(stream, max_output, strict=errors == "strict")
     out = decoder.run()
     if decoder.first is not None:
@@ -317,169 +311,6 @@ class _Decoder:
         if ord(stream[offset]) == REPEAT:
             return start + 1, ord(stream[offset + 2]) - ARGUMENT_FIRST
         return ord(stream[offset + 2]) - ARGUMENT_FIRST, ord(stream[offset + 3]) - ARGUMENT_FIRST
-
-
-class _Malformed(Exception):
-    """A group or its text has an error: the fast path gives up and the careful path takes over."""
-
-
-class _GroupTextCache(dict):
-    """(group, head of its text) -> decoded head, computed on a miss; a hit is one lookup."""
-
-    def __missing__(self, group_text: tuple[str, str]) -> str:
-        group, text = group_text
-        # A text may grow by _FAST_EXPANSION code points at most here (marks add fewer than
-        # its group's length): a bigger repeat is left to the careful path, so the fast path's
-        # memory stays within a batch of max_output.
-        decoder = _Decoder(group, len(group) + len(text) + _FAST_EXPANSION, strict=True)
-        head, tail = _slots(text, 0, len(text))
-        out = "".join(decoder._apply_group(0, len(group), head, tail, 0))
-        if decoder.first is not None:
-            raise _Malformed
-        remember(self, group_text, out)
-        return out
-
-
-_RANGED = (MULTIREPEAT, UPPERCASE)  # instructions whose arguments are a range [start, end)
-
-
-class _ReachCache(dict):
-    """group -> how many slots of its text it can touch (or _Malformed if it does not parse).
-
-    CAPITALIZE and mark instructions touch slot pos; a repeat and an UPPERCASE, slots
-    [start, end) (one with a bad range at least slot start). Expansions only
-    copy slots, so the first ``reach`` slots of the list as it stands always come from the
-    text's first ``reach`` slots: decoding that head and appending the rest is exact.
-    """
-
-    def __missing__(self, group: str) -> int:
-        decoder = _Decoder(group, DEFAULT_MAX_OUTPUT, strict=True)
-        reach = max((max(ins.args[0] + 1, ins.args[1]) if ins.opcode in _RANGED else ins.args[0] + 1
-                     for ins in decoder._parse(0, len(group))), default=0)
-        if decoder.first is not None:
-            raise _Malformed
-        remember(self, group, reach)
-        return reach
-
-
-_group_text_cache = _GroupTextCache()
-_reach_cache = _ReachCache()
-
-
-def clear_caches() -> None:
-    """Forget every cached group (benchmarks use this for a cold start)."""
-    for cache in (_group_text_cache, _reach_cache, _group_head_cache):
-        cache.clear()
-_FAST_EXPANSION = 1024  # code points a repeat may add to one group's text on the fast path
-_FAST_BATCH = 1024  # groups decoded between two checks of max_output
-
-
-_SHORT_HEAD = 12  # text code points that travel with their group on the fastest path
-# A group with up to 12 code points of its text (the fast path sees no ESCAPE).
-_GROUP_WITH_HEAD = re.compile(f"([{GROUP_CLASS}]+[^{FORMAT_CLASS}]{{0,{_SHORT_HEAD}}})")
-
-
-class _GroupHeadCache(dict):
-    """group + up to 12 code points of its text -> their decoding.
-
-    None where the group reaches past the 12 code points it came with: the caller then
-    decodes that group with the rest of its text.
-    """
-
-    def __missing__(self, group_head: str) -> str | None:
-        end = group_end(group_head)
-        group, head = group_head[:end], group_head[end:]
-        if not head:
-            raise _Malformed  # a dangling group
-        if _reach_cache[group] > len(head) == _SHORT_HEAD:
-            return None
-        out = _group_text_cache[group, head]
-        remember(self, group_head, out)
-        return out
-
-
-_group_head_cache = _GroupHeadCache()
-
-
-def _decode_fast(stream: str, max_output: int) -> str | None:
-    """The fast path: every group with the first 12 code points of its text in one key.
-
-    Returns None where the careful path must decide: an error, a dangling group, or output
-    past ``max_output``. The stream is decoded a block at a time (see :func:`_blocks`), so
-    that the list of its parts, about 25 bytes per code point, never covers the whole input.
-    """
-    out: list[str] = []
-    size = 0
-    try:
-        for block in _blocks(stream):
-            decoded = _decode_fast_block(block, max_output - size)
-            if decoded is None:
-                return None
-            out.append(decoded)
-            size += len(decoded)
-    except _Malformed:
-        return None
-    return "".join(out)
-
-
-_FAST_BLOCK = 1 << 16  # stream code points per block of the fast path
-
-
-def _blocks(stream: str) -> Iterator[str]:
-    """The stream in slices of about _FAST_BLOCK code points, each cut just before a group, so
-    that every group keeps all its text (a short stream is one block, and no copy)."""
-    start = 0
-    while start < len(stream):
-        cut = GROUP_START.search(stream, start + _FAST_BLOCK)
-        end = cut.start() if cut else len(stream)
-        yield stream[start:end]
-        start = end
-
-
-def _decode_fast_block(stream: str, max_output: int) -> str | None:
-    """Decode one block on the fast path, or None past ``max_output`` (raises _Malformed).
-
-    ``re.split`` keeps each group together with the head of its text, so decoding is a cached
-    lookup per group through C-level ``map``, with the text between heads copied as it is
-    (a group that reaches further is decoded with its whole text).
-    """
-    parts = _GROUP_WITH_HEAD.split(stream)
-    size = 0
-    for batch in range(1, len(parts), 2 * _FAST_BATCH):
-        end = batch + 2 * _FAST_BATCH
-        decoded = list(map(_group_head_cache.__getitem__, parts[batch:end:2]))
-        if None in decoded:
-            _decode_long_reach(parts, batch, decoded)
-        parts[batch:end:2] = decoded
-        size += sum(map(len, decoded))
-        if size > max_output:
-            return None  # a repeat may be the one that crosses max_output
-    out = "".join(parts)
-    return out if len(out) <= max_output else None
-
-
-def _decode_long_reach(parts: list[str], batch: int, decoded: list[str | None]) -> None:
-    """Decode the groups of a batch that reach past their head, with all their text.
-
-    The text of the group in ``parts[k]`` goes on in ``parts[k + 1]`` (up to the next group),
-    so that part is decoded with the group (and emptied).
-    """
-    for i, out in enumerate(decoded):
-        if out is None:
-            k = batch + 2 * i
-            group_head = parts[k]
-            end = group_end(group_head)
-            decoded[i] = _decode_group_text(group_head[:end], group_head[end:] + parts[k + 1])
-            parts[k + 1] = ""
-
-
-def _decode_group_text(group: str, text: str) -> str:
-    """A well-formed group and its whole text (no escape pair): its first ``reach`` slots
-    decoded with the group, and the rest as it is."""
-    reach = _reach_cache[group]
-    if len(text) <= reach:
-        return _group_text_cache[group, text]
-    return _group_text_cache[group, text[:reach]] + text[reach:]
 
 
 def _slots(text: str, start: int, end: int) -> tuple[list[str], str]:

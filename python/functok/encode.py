@@ -16,8 +16,6 @@ from types import MappingProxyType
 from typing import Callable, Iterable, Mapping, NamedTuple
 
 from . import _ucd
-from .native import MAX_DIGITS, config_bits
-from .native import core as native
 from .cache import remember
 from .errors import FormatError
 from .grammar import FORMAT_CODE_POINT, SURROGATE
@@ -350,7 +348,9 @@ def encoder_options(profile: str = DEFAULT_PROFILE, fold: str | None = None,
     return Profile(fold, case)
 
 
-def _check_options(normalize, features, profile=DEFAULT_PROFILE, fold=None, case=None) -> _Config:
+def check_options(normalize, features, profile=DEFAULT_PROFILE, fold=None, case=None) -> _Config:
+    """The encoder configuration (features, fold, case) of these options, checked, with the
+    errors every engine raises for bad ones."""
     if normalize not in NORMALIZATIONS:
         raise ValueError(f"normalize must be 'nfc' or None, not {normalize!r}")
     features = frozenset(features)
@@ -397,39 +397,8 @@ def encode(text: str, *, normalize: str | None = "nfc", splitter: str = "llama3"
     ``features`` (ablation studies only) switches off case, marks or folding (6.1: the "repeat" feature); the
     result still decodes exactly but is not the canonical stream.
     """
-    if native is not None:
-        return native.encode(*native_arguments(text, normalize=normalize, splitter=splitter, profile=profile,
-                                               fold=fold, case=case, features=features))
     return "".join(encoded_pieces(text, normalize=normalize, splitter=splitter, profile=profile,
                                   fold=fold, case=case, features=features))
-
-
-def native_arguments(text, *, normalize: str | None = "nfc", splitter: str = "llama3",
-                     profile: str = DEFAULT_PROFILE, fold: str | None = None, case: str | None = None,
-                     features: Iterable[str] = FEATURES) -> tuple:
-    """The C core's arguments for text and these options, checked in the pure path's order and
-    with its errors (options, splitter, then the text's type; the core checks surrogates)."""
-    try:  # options seen before are valid: on a short text, checking them again costs more than the core
-        options = _native_options[normalize, splitter, profile, fold, case, features]
-    except (KeyError, TypeError):  # new options, or unhashable ones (a list of features)
-        options = _check_native_options(normalize, splitter, profile, fold, case, features)
-    if not isinstance(text, str):
-        raise TypeError(f"expected str, not {type(text).__name__}")
-    return (text, *options)
-
-
-_native_options: dict[tuple, tuple[int, int, bool]] = {}  # the checked options, by their arguments
-_MAX_NATIVE_OPTIONS = 256
-
-
-def _check_native_options(normalize, splitter, profile, fold, case, features) -> tuple[int, int, bool]:
-    config = _check_options(normalize, features, profile, fold, case)
-    if splitter not in MAX_DIGITS:
-        split_pattern(splitter)  # raises the pure path's error for an unknown splitter
-    options = MAX_DIGITS[splitter], config_bits(*config), normalize == "nfc"
-    if len(_native_options) < _MAX_NATIVE_OPTIONS and isinstance(features, frozenset):
-        _native_options[normalize, splitter, profile, fold, case, features] = options
-    return options
 
 
 def encoded_pieces(text: str, *, normalize: str | None = "nfc", splitter: str = "llama3",
@@ -446,7 +415,7 @@ def map_pieces(make: Callable, text: str, *, normalize: str | None = "nfc", spli
     """``make(piece, features, fold, case)`` for each piece of ``text``, through one bounded
     cache per ``make`` and configuration (the encoder's hot path: :func:`encoded_pieces`, and
     spec 9.1's pre-tokens in :mod:`functok.pretokenize`). Options as :func:`encode`."""
-    config = _check_options(normalize, features, profile, fold, case)
+    config = check_options(normalize, features, profile, fold, case)
     return list(map(_cache(make, config).__getitem__,
                     split_pattern(splitter).findall(_normalized(text, normalize))))
 
@@ -459,7 +428,7 @@ def pieces(text: str, *, normalize: str | None = "nfc", splitter: str = "llama3"
     >>> [str(i) for i in pieces("Héllo")[0].instructions]
     ['ACUTE(1)', 'CAPITALIZE(0)']
     """
-    features, fold, case = _check_options(normalize, features, profile, fold, case)
+    features, fold, case = check_options(normalize, features, profile, fold, case)
     splitting = split_pattern(splitter)  # every option before the text (spec 6)
     check_scalar_values(text)
     if normalize == "nfc":

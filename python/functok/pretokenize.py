@@ -11,9 +11,7 @@ from __future__ import annotations
 from itertools import chain
 from typing import Callable, Iterable, Iterator, TypeVar
 
-from .native import core as native
 from .encode import DEFAULT_PROFILE, FEATURES, analyse_piece, encoded_pieces, map_pieces
-from .encode import native_arguments
 from .opcodes import GROUP_FIRST, GROUP_LAST
 
 __all__ = ["FUSE_MODES", "chained", "context_chains", "fuse_mode", "has_group", "piece_pretokens",
@@ -50,8 +48,6 @@ def pretokens(text: str, *, normalize: str | None = "nfc", splitter: str = "llam
 def pretokens_by(mode: str, text: str, **options) -> list[str]:
     """:func:`pretokens` under a rule already resolved by :func:`fuse_mode` (the tokenizer
     resolves its rule once, when it is made). ``options`` as :func:`functok.encode`."""
-    if native is not None:
-        return native.pretokens(*native_arguments(text, **options), FUSE_MODES.index(mode))
     if mode == "none":  # 9.1
         return list(chain.from_iterable(map_pieces(piece_pretokens, text, **options)))
     encoded = encoded_pieces(text, **options)

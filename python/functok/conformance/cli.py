@@ -74,7 +74,7 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def serve_command(args: argparse.Namespace) -> int:
-    from ..native import backend
+    from ..engine import backend
     from .server import main
     if args.require_native and backend() != "native":
         print("functok conformance-server: --require-native, but the C core is not built or FUNCTOK_PURE=1 is set",

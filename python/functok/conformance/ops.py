@@ -21,11 +21,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..decode import DEFAULT_MAX_OUTPUT
-from ..decode import decode as _decode
 from ..encode import Piece
-from ..encode import encode as _encode
 from ..encode import pieces as _pieces
-from ..pretokenize import pretokens as _pretokens
+from ..engine import decode as _decode
+from ..engine import encode as _encode
+from ..engine import pretokens as _pretokens
 from ..split import split as _split
 
 __all__ = ["OPS", "IdError", "codec_options", "decode", "detokenize", "encode", "piece_to_json", "pieces",

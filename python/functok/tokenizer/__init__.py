@@ -4,7 +4,8 @@ A :class:`Tokenizer` is trained with Hugging Face ``tokenizers`` on the codec's 
 (:func:`functok.pretokens`), saved as one JSON file, and used with either segmentation:
 
 * ``greedy``: BPE merges, identical ids with or without ``tokenizers`` installed
-  (:mod:`functok.tokenizer.bpe` is the pure-Python path; ``tokenizers`` fills the cache faster);
+  (:mod:`functok.tokenizer.bpe` is the pure-Python path; the C core, where :mod:`functok.engine`
+  runs it, is faster);
 * ``optimal``: the fewest tokens per pre-token (:mod:`functok.tokenizer.segment`, spec 10).
 
 **Symbols and lossless ids.** The BPE is *character-level with byte fallback*, as in the

@@ -14,7 +14,8 @@ from collections.abc import Iterator, Sequence
 
 from ..encode import pieces as codec_pieces
 from ..opcodes import ESCAPE_CHAR
-from ..pretokenize import FUSE_MODES, chained, pretokens_by
+from .. import engine
+from ..pretokenize import FUSE_MODES, chained
 
 __all__ = ["CodecPreTokenizer", "Span"]
 
@@ -36,8 +37,8 @@ class CodecPreTokenizer:
         self.profile = profile
 
     def __call__(self, text: str) -> list[str]:
-        return pretokens_by(self.fuse, text, normalize=self.normalize, splitter=self.splitter,
-                            profile=self.profile)
+        return engine.pretokens_by(self.fuse, text, normalize=self.normalize, splitter=self.splitter,
+                                   profile=self.profile)
 
     def spans(self, text: str, base: int = 0) -> Iterator[tuple[str, Span, list[Span]]]:
         """Each pre-token of ``text``, its span in the original text (shifted by ``base``), and

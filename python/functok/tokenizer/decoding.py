@@ -11,10 +11,9 @@ from __future__ import annotations
 import codecs
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from .. import engine
 from ..decode import ERRORS
-from ..decode import decode as decode_stream
 from ..errors import FormatError
-from ..native import core as native
 from .bpe import byte_fallback_token
 from .errors import ByteFallbackError, TokenFormatError, UnknownTokenIdError
 
@@ -32,13 +31,14 @@ class TokenTable:
         self.token = token
         self.special = {i: t for t, i in special_tokens.items()}
         self.byte = {vocab[byte_fallback_token(b)]: b for b in range(256)}
-        self._native = None  # the C core's copy (native/src/detokenize.c), built on first use
+        self._compiled: object = False  # the engine's copy, built on first use (None: it has none)
 
-    def native(self):
-        """The C core's copy of this table, or None where the pure path runs."""
-        if self._native is None and native is not None:
-            self._native = native.token_table(dict(self.token), self.byte, self.special)
-        return self._native
+    def compiled(self):
+        """The engine's copy of this table (:func:`functok.engine.token_table`), or None on the
+        pure engine."""
+        if self._compiled is False:
+            self._compiled = engine.token_table(dict(self.token), self.byte, self.special)
+        return self._compiled
 
 
 def utf8_error(data: bytes, first_index: int) -> ByteFallbackError:
@@ -123,11 +123,12 @@ def decode_ids(table: TokenTable, ids: Iterable[int], *, errors: str, skip_speci
     if not isinstance(ids, Sequence):
         ids = list(ids)  # an error's id is found by reading its stretch again
     strict = errors == "strict"
-    if native is not None and _is_max_output(max_output):
-        # The C core's road: the same text wherever no question comes up. Where one does (an
-        # unknown id, invalid UTF-8 in byte tokens, a strict format error) the ids are decoded
-        # below, and the first error is found and attributed to its id here, in one place.
-        text = native.detokenize(table.native(), ids, strict, skip_special_tokens, max_output)
+    if _is_max_output(max_output):
+        # The engine's road (the C core's), the same text wherever no question comes up. Where
+        # one does (an unknown id, invalid UTF-8 in byte tokens, a strict format error), or where
+        # the engine has none, the ids are decoded below, and the first error is found and
+        # attributed to its id here, in one place.
+        text = engine.detokenize(table.compiled(), ids, strict, skip_special_tokens, max_output)
         if text is not None:
             return text
     out: list[str] = []
@@ -176,7 +177,7 @@ def _decode_stretch(table: TokenTable, ids: Sequence[int], start: int, tokens: l
                     errors: str, max_output: int) -> str:
     """Decode the stream of ids[start:...]; in strict mode raise its first error in id order."""
     try:
-        text = decode_stream("".join(tokens), errors=errors, max_output=max_output)
+        text = engine.decode("".join(tokens), errors=errors, max_output=max_output)
     except FormatError as e:
         index = _index_of_offset(table, ids, start, e.offset)
         if first_error is None or index < first_error.id_index:

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..native import core as native_core
+from .. import engine
 from .bpe import TiktokenBPE
 from .errors import TokenizerFileError
 from .model import Tokenizer
@@ -258,9 +258,10 @@ def load_tiktoken(
 
 
 def tiktoken_model(ranks: Mapping[bytes, int]) -> TiktokenBPE:
-    """tiktoken's merge rule over ``ranks``: :class:`CompiledTiktokenBPE` where the C core is
-    built (``FUNCTOK_PURE=1`` keeps it out), else the pure-Python :class:`TiktokenBPE`."""
-    return TiktokenBPE(ranks) if native_core is None else CompiledTiktokenBPE(ranks)
+    """tiktoken's merge rule over ``ranks``: :class:`CompiledTiktokenBPE` where the engine has
+    one (:func:`functok.engine.tiktoken_merger`, the C core's), else the pure-Python :class:`TiktokenBPE`."""
+    merger = engine.tiktoken_merger(dict(ranks))
+    return TiktokenBPE(ranks) if merger is None else CompiledTiktokenBPE(ranks, merger)
 
 
 class CompiledTiktokenBPE(TiktokenBPE):
@@ -268,9 +269,11 @@ class CompiledTiktokenBPE(TiktokenBPE):
     native/src/bpe.c): the same ids and the same ``KeyError`` for a byte that is not a token
     (tests/test_native_tokenizer.py), in n log n where the pure port is quadratic."""
 
-    def __init__(self, ranks: Mapping[bytes, int]) -> None:
+    def __init__(self, ranks: Mapping[bytes, int], merger=None) -> None:
         super().__init__(ranks)
-        self._merger = native_core.TiktokenMerger(self.ranks)
+        self._merger = engine.tiktoken_merger(self.ranks) if merger is None else merger
+        if self._merger is None:
+            raise RuntimeError("the pure engine runs (FUNCTOK_PURE=1, or no C core): use TiktokenBPE")
 
     def tokenize(self, piece: bytes) -> list[int]:
         return self._merger.tokenize(piece)

@@ -8,9 +8,8 @@ Its encode path, step by step (each step a named object of this package):
    (:class:`~functok.tokenizer.codec_pretokenizer.CodecPreTokenizer`);
 3. **segmentation**: each pre-token becomes ids, by greedy BPE or optimal segmentation, spec 10
    (:class:`~functok.tokenizer.vocabulary.Vocabulary`). Greedy ids come faster, and the same, from
-   a compiled path where there is one: functok's C core runs steps 2 and 3 of a greedy encode
-   (:func:`native_greedy_encoder`), and otherwise ``tokenizers``, when installed, fills the
-   greedy cache of new pre-tokens;
+   the engine where it has them (:mod:`functok.engine`): functok's C core runs steps 2 and 3
+   of a greedy encode (:func:`functok.engine.greedy_encoder`);
 4. the **ids**, with their offsets on demand (:class:`~functok.tokenizer.offsets.Encoding`).
 
 Decoding goes back: ids -> the stream -> :func:`functok.decode`
@@ -24,16 +23,11 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..cache import CACHE_LIMIT
 from ..decode import DEFAULT_MAX_OUTPUT
-from ..encode import native_arguments
 from ..errors import FormatError
-from ..grammar import SURROGATE
-from ..native import PURE
-from ..native import core as native_core
-from ..pretokenize import FUSE_MODES, fuse_mode
+from .. import engine
+from ..pretokenize import fuse_mode
 from . import train as training
-from .bpe import BPE
 from .codec_pretokenizer import CodecPreTokenizer
 from .decoding import TokenTable, decode_ids
 from .file import ALPHABET, FORMAT_VERSION, check_functok_model, check_header, file_parts, file_text, fuse_of
@@ -45,9 +39,7 @@ from .segment import TIE_BREAKS
 from .special_tokens import SpecialTokens
 from .vocabulary import SEGMENTATIONS, Vocabulary
 
-__all__ = ["Tokenizer", "native_greedy_encoder"]
-
-_HF_BATCH_MIN = 64  # cache misses below this are cheaper in pure Python than a call into Rust
+__all__ = ["Tokenizer"]
 
 
 class Tokenizer:
@@ -110,10 +102,9 @@ class Tokenizer:
             model=build_bpe(checked, source, "$.tokenizer", byte_fallback=True),
             pre_tokenizer=self.pre_tokenizer,
         )
-        # The compiled paths of greedy ids, each built on first use where it exists (False:
-        # never; see fast_path): the C core's encoder, else the Rust fast path.
-        self._native: Any = False if native_core is None else None
-        self._hf: Any = False if PURE else None
+        # The engine's greedy encoder, built on first use where the engine has one (False:
+        # never; see fast_path).
+        self._native: Any = None if engine.compiles_tokenizers() else False
 
     # -- training ------------------------------------------------------------------------
 
@@ -214,23 +205,19 @@ class Tokenizer:
 
     @property
     def fast_path(self) -> bool:
-        """Whether greedy ids may come from compiled code, the same ids as the pure-Python BPE,
-        faster: functok's C core (:mod:`functok.native`) encodes greedily where it is built,
-        and otherwise Hugging Face ``tokenizers``, where installed, fills the cache of new
-        pre-tokens (it also serves ``tie_break="prefer-greedy"``). Set it to False for the
-        pure-Python BPE alone, the reference and the path Pyodide runs; it starts False under
-        ``FUNCTOK_PURE=1``."""
-        return self._hf is not False or self._native is not False
+        """Whether greedy ids may come from the engine's compiled code (:mod:`functok.engine`),
+        the same ids as the pure-Python BPE, faster: functok's C core encodes greedily where it
+        runs, and fills the greedy cache that ``tie_break="prefer-greedy"`` and offsets read.
+        Set it to False for the pure-Python BPE alone, the reference and the path Pyodide runs;
+        it is False wherever the pure engine runs (``FUNCTOK_PURE=1``, or no C core built)."""
+        return self._native is not False
 
     @fast_path.setter
     def fast_path(self, allowed: bool) -> None:
         if not allowed:
-            self._hf = self._native = False
-        else:  # built again on first use (tokenizers' even under FUNCTOK_PURE=1: asked for)
-            if self._hf is False:
-                self._hf = None
-            if self._native is False and native_core is not None:
-                self._native = None
+            self._native = False
+        elif self._native is False and engine.compiles_tokenizers():
+            self._native = None  # built again on first use
 
     @property
     def vocab_size(self) -> int:
@@ -363,22 +350,15 @@ class Tokenizer:
 
     def fill_greedy_cache(self, pretokens: list[str]) -> None:
         """Put the greedy ids of the pre-tokens not cached yet into the vocabulary's cache from a
-        compiled path, where there is one (:attr:`fast_path`): the C core's BPE, or
-        ``tokenizers`` for 64 misses or more. The same ids as the pure-Python BPE (tests prove
-        it); the optimal segmenter's ``prefer-greedy`` and :attr:`Encoding.offsets` read them."""
-        if self._native is False and (self._hf is False or len(pretokens) < _HF_BATCH_MIN):
+        compiled path, where there is one (:attr:`fast_path`): the C core's BPE. The same ids as
+        the pure-Python BPE (tests prove it); the optimal segmenter's ``prefer-greedy`` and
+        :attr:`Encoding.offsets` read them. On the pure engine the BPE fills the cache as it goes."""
+        native = self._native_encoder()
+        if native is None:
             return
         misses = self.vocabulary.greedy_misses(pretokens)
-        native = self._native_encoder()
-        if native is not None and misses:
+        if misses:
             self.vocabulary.remember_greedy(misses, native.pretoken_ids(misses))
-            return
-        if len(misses) < _HF_BATCH_MIN:
-            return
-        hf = self._hf_tokenizer()
-        if hf is None:
-            return
-        self.vocabulary.remember_greedy(misses, [e.ids for e in hf.encode_batch(misses, add_special_tokens=False)])
 
     def clear_caches(self) -> None:
         """Forget every cached segmentation, the C core's too (benchmarks meet input cold)."""
@@ -388,13 +368,8 @@ class Tokenizer:
 
     def _native_encoder(self):
         if self._native is None:
-            self._native = native_greedy_encoder(self.vocabulary.model, self.pre_tokenizer) or False
+            self._native = engine.greedy_encoder(self.vocabulary.model, self.pre_tokenizer) or False
         return self._native or None
-
-    def _hf_tokenizer(self):
-        if self._hf is None:
-            self._hf = _rust_bpe(self._vocab, self._merges) or False
-        return self._hf or None
 
     # -- decoding ------------------------------------------------------------------------
 
@@ -425,21 +400,6 @@ class Tokenizer:
 
     def decode_batch(self, batch: Iterable[Iterable[int]], **options) -> list[str]:
         return [self.decode(ids, **options) for ids in batch]
-
-
-def native_greedy_encoder(bpe: BPE, pre_tokenizer: CodecPreTokenizer):
-    """The C core's greedy encoder (``functok._native.GreedyEncoder``) of a functok tokenizer's
-    BPE (byte fallback, no prefix, suffix or unk: what the loader checked) and pre-tokenizer:
-    text between special tokens -> the ids the pure path gives (tests/test_native_tokenizer.py).
-    None where the core is not built, or for a BPE with options the core does not have."""
-    if native_core is None or bpe.prefix or bpe.suffix or bpe.unk_token or bpe.ignore_merges:
-        return None
-    _, max_digits, cfg, normalize = native_arguments("", normalize=pre_tokenizer.normalize,
-                                                     splitter=pre_tokenizer.splitter, profile=pre_tokenizer.profile)
-    chars = {ord(t): i for t, i in bpe.vocab.items() if len(t) == 1}
-    byte_ids = bpe._bytes if bpe.byte_fallback else [None] * 256
-    return native_core.GreedyEncoder(chars, bpe.merges, byte_ids, max_digits, cfg, normalize,
-                                     FUSE_MODES.index(pre_tokenizer.fuse), CACHE_LIMIT)
 
 
 _CHUNK = 1 << 16  # code points of text per chunk of encode_batch: a few GIL hand-overs per 100 KB
@@ -517,19 +477,3 @@ def _joined(parts: list) -> list[int]:
         else:
             ids.extend(part)
     return ids
-
-
-def _rust_bpe(vocab: dict[str, int], merges: list[tuple[str, str]]):
-    """``tokenizers``' BPE built from what the loader checked, not from the file: one merge form,
-    none of the members spec 14.3 ignores (``version``, ``fuse_unk``, ...) and no added tokens
-    (special-token text inside a pre-token is ordinary text), so every file the loader accepts
-    gets the fast path. None when ``tokenizers`` is not installed, or when a token holds a
-    surrogate, which Rust strings cannot hold (14.3 allows the file; the pure path serves it)."""
-    try:
-        from tokenizers import Tokenizer as HFTokenizer
-        from tokenizers.models import BPE as HFBPE
-    except ImportError:
-        return None
-    if SURROGATE.search("".join(vocab)):
-        return None
-    return HFTokenizer(HFBPE(vocab=vocab, merges=merges, byte_fallback=True))

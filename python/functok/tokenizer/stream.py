@@ -13,7 +13,7 @@ import functools
 from typing import TYPE_CHECKING
 
 from ..decode import DEFAULT_MAX_OUTPUT, ERRORS, check_max_output
-from ..decode import decode as decode_stream
+from .. import engine
 from ..errors import FormatError
 from ..grammar import GROUP_RUN, NEEDS_DECODING, SURROGATE, slot_list, text_end
 from ..opcodes import ARGUMENT_FIRST, ARGUMENT_LAST, CAPITALIZE, ESCAPE_CHAR, MULTIREPEAT, OPCODES, REPEAT, UPPERCASE
@@ -136,7 +136,7 @@ class DecodeStream:
 
 def _literal(text: str) -> str:
     """The decoding of text outside any group's reach (escapes undone, surrogates U+FFFD)."""
-    return decode_stream(text, errors="replace")
+    return engine.decode(text, errors="replace")
 
 
 class _Unit:
@@ -187,7 +187,7 @@ class _Unit:
         if ops is None:
             return _literal(raw)
         # The slot alone, with its instructions moved to slot 0: case and marks act on one slot.
-        return decode_stream("".join(chr(op) + "\ue000" for op in ops) + raw, errors="replace")
+        return engine.decode("".join(chr(op) + "\ue000" for op in ops) + raw, errors="replace")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -443,7 +443,7 @@ class _Stretch:
     def _decode_head(self, unit: _Unit, errors: str) -> str:
         # The tail's code points count toward the limit (spec 7.8) as the text after the head.
         budget = max(0, self.max_output - self.before - unit.tail)
-        return decode_stream(unit.group + "".join(unit.head), errors=errors, max_output=budget)
+        return engine.decode(unit.group + "".join(unit.head), errors=errors, max_output=budget)
 
     def _unit_error(self, unit: _Unit, e: FormatError) -> TokenFormatError:
         if e.offset >= len(unit.group):  # in the head's text: its first surrogate

@@ -33,8 +33,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import repeat
 from pathlib import Path
 
-from ..encode import native_arguments
-from ..native import core as native
+from ..engine import core as native, core_arguments as native_arguments
 from ..pretokenize import FUSE_MODES
 from ..pretokenize import pretokens as codec_pretokens
 from .bpe import BYTE_TOKENS

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from ..cache import remember
-from ..native import core as native
+from .. import engine
 from .bpe import BYTE_TOKENS, byte_fallback_token, reachable_by_merges
 from .segment import TIE_BREAKS, Segmenter
 
@@ -140,8 +140,9 @@ class Vocabulary:
         return out
 
     def segmenter(self, *, reachable_only: bool = False) -> Segmenter:
-        """The optimal segmenter over :meth:`candidates`: the C core's (``functok._native.Segmenter``,
-        same methods, ids and errors) when it is built, else the pure reference."""
+        """The optimal segmenter over :meth:`candidates`: the engine's
+        (:func:`functok.engine.segmenter`, the C core's: same methods, ids and errors), else the
+        pure reference."""
         seg = self._segmenters.get(reachable_only)
         if seg is None:
             seg = self._segmenters[reachable_only] = self._new_segmenter(reachable_only)
@@ -150,13 +151,8 @@ class Vocabulary:
     def _new_segmenter(self, reachable_only: bool) -> Segmenter:
         candidates = self.candidates(reachable_only=reachable_only)
         fallback = self._byte_fallback_ids if self.byte_fallback else None
-        if native is not None:
-            byte_ids = [self.tokens.get(byte_fallback_token(b)) for b in range(256)] if fallback else None
-            try:
-                return native.Segmenter(candidates, byte_ids, fallback)
-            except (TypeError, OverflowError):  # tokens of both kinds, or ids the core cannot hold
-                pass
-        return Segmenter(candidates, fallback=fallback)
+        byte_ids = [self.tokens.get(byte_fallback_token(b)) for b in range(256)] if fallback else None
+        return engine.segmenter(candidates, byte_ids, fallback) or Segmenter(candidates, fallback=fallback)
 
     def _byte_fallback_ids(self, symbol: str) -> list[int]:
         ids = [self.tokens.get(byte_fallback_token(b)) for b in symbol.encode("utf-8")]
