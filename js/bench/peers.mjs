@@ -6,7 +6,7 @@
 // Corpora (js/bench/peers_python.py writes them, each in two disjoint halves: the text timed and
 // the text its own tokenizer is trained on): the standard library's .py source, the UDHR
 // translations ($FUNCTOK_UDHR, else bench/corpora.py's UDHR), and a multilingual sample of short
-// paragraphs in 43 scripts made from the UDHR; at most N MB of each (default 2).
+// paragraphs in 40 scripts made from the UDHR; at most N MB of each (default 2).
 // Setup: CPython functok trains a VOCAB-token (default 32,000) compact/frequent tokenizer on each
 // corpus's training half, cached in .cache/peers-bench/ (git-ignored) under the hash of its text.
 //

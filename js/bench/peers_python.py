@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-PER_SCRIPT = 16    # languages per script in the multilingual sample (110 languages, 43 scripts)
+PER_SCRIPT = 16    # languages per script in the multilingual sample (110 languages, 40 scripts)
 FIRST_BLOCKS = 12  # the title, the preamble and articles 1-10 of each: about 5 KB a language
 TRAIN_MB = 8       # the most training text per corpus
 
