@@ -160,6 +160,20 @@ function loadByteStrings(e, map, bytesOf) {
   e.ranks(all, ends, values);
 }
 
+/**
+ * Whether the strings, joined, keep their lone surrogates apart: none ends with a high surrogate
+ * or starts with a low one (a special token or a pre-token's end may cut a pair; joined, the
+ * halves would make a character the reference never sees).
+ */
+function joinable(strings) {
+  for (const s of strings) {
+    if (s.length === 0) continue;
+    const first = s.charCodeAt(0), last = s.charCodeAt(s.length - 1);
+    if ((first >= 0xdc00 && first <= 0xdfff) || (last >= 0xd800 && last <= 0xdbff)) return false;
+  }
+  return true;
+}
+
 /** The ids of a Uint32Array view as a plain array (what the reference returns). */
 function idArray(view, start = 0, end = view.length) {
   const out = new Array(end - start);
@@ -220,7 +234,7 @@ class EngineVocabulary extends TokenVocabulary {
   }
 
   encodePretokens(pretokens, options) {
-    if (Array.isArray(pretokens) && pretokens.every((p) => typeof p === 'string')) {
+    if (Array.isArray(pretokens) && pretokens.every((p) => typeof p === 'string') && joinable(pretokens)) {
       const ends = new Array(pretokens.length);
       for (let k = 0, at = 0; k < pretokens.length; k++) { at += pretokens[k].length; ends[k] = at; }
       const found = this._encode(pretokens.join(''), ends, options, true);
@@ -287,6 +301,7 @@ export class Tokenizer extends ReferenceTokenizer {
     for (const list of parts) {
       for (const p of list) if (typeof p === 'string') { stretches.push(p); at += p.length; ends.push(at); }
     }
+    if (stretches.length > 1 && !joinable(stretches)) return null;
     const found = this.vocabulary._encode(stretches.join(''), ends, options, false);
     if (found === null) return null;
     const { ids } = found, idEnds = found.ends;

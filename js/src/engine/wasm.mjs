@@ -13,7 +13,7 @@ import { FormatError } from '../errors.mjs';
 import { configOf, checkNormalize, checkText, DEFAULT_PROFILE } from '../options.mjs';
 import { digitsOf } from '../split.mjs';
 import { fuseMode } from '../pretokenize.mjs';
-import { checkOptions as checkDecodeOptions, DEFAULT_MAX_OUTPUT } from '../decode.mjs';
+import { checkOptions as checkDecodeOptions, decode as referenceDecode, DEFAULT_MAX_OUTPUT } from '../decode.mjs';
 
 // glue.h's return codes and input encodings, core.h's fuse modes, engine.c's enums.
 export const OK = 0, NO_MEMORY = -1, SURROGATE = -2, REPLACEMENT = -3, DECODE_ERROR = -4, ASK_REFERENCE = -5;
@@ -163,9 +163,12 @@ export class Core {
         checkText(text); // throws js/src's FormatError('lone-surrogate', offset)
         throw new Error('functok wasm core: a lone surrogate that js/src does not see');
       }
-      if (rc === DECODE_ERROR) {
+      if (rc === DECODE_ERROR) { // the reference raises it, in its own words (the core's kind and offset are the same)
         const { errorKind, errorOffset, errorMessage } = w.answer();
-        throw new FormatError(w.string(errorKind), errorOffset, w.string(errorMessage));
+        const error = new FormatError(w.string(errorKind), errorOffset, w.string(errorMessage));
+        w.x.fk_answer_free();
+        referenceDecode(text); // throws
+        throw error;
       }
       if (rc === NO_MEMORY) throw noMemory(`a text of ${text.length} UTF-16 units`);
       if (rc !== OK) throw new Error(`functok wasm core: unexpected return code ${rc}`);
