@@ -15,7 +15,9 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
-import { decode, FormatError } from '../src/index.mjs';
+// the reference decoder's bound (the wasm engine's: wasm-memory.test.mjs)
+import { decode } from '../src/decode.mjs';
+import { FormatError } from '../src/errors.mjs';
 import { HOSTILE, STOPS } from './hostile.mjs';
 
 const N = 1 << 20;

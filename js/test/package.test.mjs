@@ -32,18 +32,19 @@ test('npm pack, offline install into an empty folder, use from Node ESM', { time
   const tokenizer = JSON.parse(local.Tokenizer.fromJSON(smallFile()).toStr());
   writeFileSync(join(app, 'tokenizer.json'), JSON.stringify(tokenizer));
   writeFileSync(join(app, 'main.mjs'), `
-import { encode, decode, pieces, FormatError, Tokenizer, DecodeStream, VERSION, SPEC_VERSION } from 'functok';
+import { encode, decode, pieces, FormatError, Tokenizer, DecodeStream, VERSION, SPEC_VERSION, engine } from 'functok';
 import manifest from 'functok/package.json' with { type: 'json' };
 import * as codec from 'functok/codec';
-if (codec.encode !== encode || 'Tokenizer' in codec) throw new Error('functok/codec is the codec alone');
+if (codec.encode('Héllo World') !== encode('Héllo World') || 'Tokenizer' in codec || 'engine' in codec) throw new Error('functok/codec is the codec alone');
 const tok = Tokenizer.fromFile('tokenizer.json');
 const ids = tok.encode('Héllo World', { segmentation: 'optimal' }).ids;
 let error = null;
 try { decode('ab\\uefff'); } catch (e) { error = e instanceof FormatError ? [e.kind, e.offset] : String(e); }
 console.log(JSON.stringify({ stream: encode('Héllo World'), back: decode(encode('Héllo World')), n: pieces('a b').length,
-  text: tok.decode(ids), error, VERSION, SPEC_VERSION, version: manifest.version }));
+  text: tok.decode(ids), error, VERSION, SPEC_VERSION, version: manifest.version, engine: engine() }));
 `);
   const out = JSON.parse(execFileSync(process.execPath, ['main.mjs'], { cwd: app, encoding: 'utf8' }));
   assert.deepEqual(out, { stream: local.encode('Héllo World'), back: 'Héllo World', n: 2, text: 'Héllo World',
-    error: ['escape-at-end', 2], VERSION: local.VERSION, SPEC_VERSION: local.SPEC_VERSION, version: manifest.version });
+    error: ['escape-at-end', 2], VERSION: local.VERSION, SPEC_VERSION: local.SPEC_VERSION, version: manifest.version,
+    engine: local.engine() }); // the tarball carries the wasm core (prepack embeds it) when this checkout has it
 });

@@ -15,28 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/core.h"
+#include "glue.h"
 
-enum { FK_OK = 0, FK_NO_MEMORY = -1, FK_SURROGATE = -2, FK_REPLACEMENT = -3, FK_DECODE_ERROR = -4 };
-enum { UTF8 = 1, UTF16 = 2 }; /* the input's encoding: the width of its code units */
-
-/* What the last call answered: UTF-16 units (a stream or a text), and/or where each pre-token
- * or piece ends in them (UTF-16 offsets). `same` is 1 when the units would equal the input:
- * then the glue returns its own string and `units` is empty. After FK_DECODE_ERROR, the strict
- * decoder's error (8.2): its kind's name, its offset in code points and the pure path's message.
- * Read through fk_answer's pointer (exports.c and core.mjs agree on this layout). */
-typedef struct {
-    uint16_t *units;
-    size_t len;
-    size_t *ends;
-    size_t n_ends;
-    int same;
-    const char *error_kind;
-    size_t error_offset;
-    const char *error_message;
-} answer_t;
-
-static answer_t answer;
+answer_t answer;
 
 answer_t *fk_answer(void) { return &answer; }
 
@@ -86,7 +67,7 @@ static int utf8_code_points(const uint8_t *s, size_t n, uint32_t *cps, size_t *l
 }
 
 /* The code points of the input (n code units of `width` bytes: UTF8 or UTF16), in a new array. */
-static int to_code_points(const void *input, size_t n, int width, int allow_surrogates, uint32_t **out, size_t *len) {
+int to_code_points(const void *input, size_t n, int width, int allow_surrogates, uint32_t **out, size_t *len) {
     uint32_t *cps = malloc((n ? n : 1) * sizeof *cps); /* a code point per unit at most */
     if (!cps) return FK_NO_MEMORY;
     int rc = width == UTF8 ? utf8_code_points(input, n, cps, len) : utf16_code_points(input, n, allow_surrogates, cps, len);
@@ -95,9 +76,9 @@ static int to_code_points(const void *input, size_t n, int width, int allow_surr
     return FK_OK;
 }
 
-/* The UTF-16 units of cps[0:n] into answer.units; ends (code point offsets into cps), if any,
+/* The UTF-16 units of cps[0:n] into answer.units (glue.h); ends (code point offsets into cps), if any,
  * become UTF-16 offsets in place. */
-static int to_units(const uint32_t *cps, size_t n, size_t *ends, size_t n_ends) {
+int to_units(const uint32_t *cps, size_t n, size_t *ends, size_t n_ends) {
     if (n > SIZE_MAX / 2 / sizeof(uint16_t)) return FK_NO_MEMORY;
     uint16_t *u = malloc((n ? 2 * n : 1) * sizeof *u);
     if (!u) return FK_NO_MEMORY;
