@@ -1,5 +1,6 @@
 // The browser half of js/bench/peers.mjs (--browser): functok for JavaScript with its own
-// tokenizer and tiktoken (npm, its WASM build) in headless Chromium, each case one cold pass in a
+// tokenizer (on the engine the package picks, and on the JS reference through the page's switch,
+// setEngine('reference')) and tiktoken (npm, its WASM build) in headless Chromium, each case one cold pass in a
 // fresh page of a fresh browser context, on the corpora and tokenizers peers.mjs made. A static
 // server on 127.0.0.1 serves the checkout (js/src, node_modules, the cache); nothing else is
 // reachable from the page. The ids are checked against Node's runs of the same cases.
@@ -25,6 +26,7 @@ const CASES = {
     const t0 = performance.now();
     const m = await import('/js/src/index.mjs');
     if (typeof m.ready === 'function') await m.ready(); // the engine's async step in pages, where it has one
+    if (q.get('engine')) m.setEngine(q.get('engine')); // the page's switch: 'reference' runs the JS reference
     const t = m.Tokenizer.fromStr(file);
     return { t0, encode: (text) => t.encode(text).ids, engine: m.ENGINE ?? (typeof m.engine === 'function' ? m.engine() : m.engine) ?? 'js' };
   },
@@ -96,20 +98,23 @@ export async function browserRuns({ cache, corpora, repeat }) {
   const version = browser.version();
   try {
     console.log(`\nheadless Chromium ${version}: one cold pass per case in a fresh page, best of ${repeat}`);
-    console.log(`${'corpus'.padEnd(14)}${'case'.padEnd(22)}${'engine'.padEnd(9)}${'MB/s'.padStart(8)}${'x tiktoken-npm'.padStart(16)}${'load ms'.padStart(9)}`);
+    console.log(`${'corpus'.padEnd(14)}${'case'.padEnd(26)}${'engine'.padEnd(11)}${'MB/s'.padStart(8)}${'x tiktoken-npm'.padStart(16)}${'load ms'.padStart(9)}`);
     for (const { name, path } of corpora) {
       const best = {};
       for (let r = 0; r < repeat; r++) {
-        for (const impl of ['functok-js-own', 'tiktoken-npm']) {
-          const row = await onePage(browser, origin, { case: impl, corpus: name, cache: `/${relative(REPO, cache)}` });
-          if (!best[impl] || row.mb_s > best[impl].mb_s) best[impl] = row;
+        for (const [label, impl, engine] of [['functok-js-own', 'functok-js-own', ''], ['functok-js-own-reference', 'functok-js-own', 'reference'], ['tiktoken-npm', 'tiktoken-npm', '']]) {
+          const row = await onePage(browser, origin, { case: impl, corpus: name, cache: `/${relative(REPO, cache)}`, ...(engine && { engine }) });
+          if (!best[label] || row.mb_s > best[label].mb_s) best[label] = { ...row, impl: label };
         }
       }
       const peers = join(HERE, 'peers.mjs');
-      if (best['functok-js-own'].ids_sha256 !== nodeSha(peers, cache, 'functok-js-own', name, path)) throw new Error(`${name}: functok's ids in Chromium differ from Node's`);
+      const own = nodeSha(peers, cache, 'functok-js-own', name, path);
+      for (const label of ['functok-js-own', 'functok-js-own-reference']) {
+        if (best[label].ids_sha256 !== own) throw new Error(`${name}: ${label}'s ids in Chromium differ from Node's`);
+      }
       if (best['tiktoken-npm'].ids_sha256 !== nodeSha(peers, cache, 'tiktoken-npm', name, path)) throw new Error(`${name}: tiktoken's ids in Chromium differ from Node's`);
       for (const row of Object.values(best)) {
-        console.log(`${name.padEnd(14)}${row.impl.padEnd(22)}${String(row.engine).padEnd(9)}${row.mb_s.toFixed(2).padStart(8)}`
+        console.log(`${name.padEnd(14)}${row.impl.padEnd(26)}${String(row.engine).padEnd(11)}${row.mb_s.toFixed(2).padStart(8)}`
           + `${(row.mb_s / best['tiktoken-npm'].mb_s).toFixed(2).padStart(16)}${row.load_ms.toFixed(0).padStart(9)}`);
       }
     }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// functok for JavaScript against its peers, on one machine, in one run (issue 28's goals):
+// functok for JavaScript against its peers, on one machine, in one run (the goals in docs/benchmarks.md):
 //
 //   node js/bench/peers.mjs [--python PATH] [--mb N] [--vocab N] [--repeat R] [--browser] [--no-node]
 //

@@ -100,7 +100,7 @@ def train(text_file: str, out: str, vocab_size: int) -> None:
 
     text = Path(text_file).read_text(encoding="utf-8")
     chunks = [text[k : k + 20000] for k in range(0, len(text), 20000)]
-    # the defaults are the profile and fuse mode the issue names: compact, frequent
+    # the defaults are the profile and fuse mode the goals name: compact, frequent
     Tokenizer.train(iter(chunks), vocab_size=vocab_size, show_progress=False).save(out)
 
 

@@ -1,4 +1,4 @@
-// The packed package in a page (issue 14, item 7; issue 28): `npm pack` (whose prepack builds the
+// The packed package in a page, as a user installs it: `npm pack` (whose prepack builds the
 // C core into the package), an offline install into a temp project, and a static server for it
 // on 127.0.0.1. One headless Chromium, three ways in, the same checks in each:
 //   * a plain ESM import through an import map (no bundler);
