@@ -30,8 +30,8 @@ const sha = (ids) => createHash('sha256').update(JSON.stringify(Array.from(ids))
 // --- one pass, in a child process -----------------------------------------------------------
 const IMPLS = {
   tiktoken: async () => {
-    const { get_encoding: getEncoding } = await import(process.env.FUNCTOK_TIKTOKEN_MODULE || 'tiktoken');
-    const enc = getEncoding('gpt2');
+    const tiktoken = await import(process.env.FUNCTOK_TIKTOKEN_MODULE || 'tiktoken'); // Node: its tiktoken.cjs
+    const enc = (tiktoken.get_encoding ?? tiktoken.default.get_encoding)('gpt2');
     return (text) => enc.encode_ordinary(text);
   },
   'functok-gpt2': async (_, segmentation) => {

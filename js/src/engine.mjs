@@ -129,13 +129,20 @@ function makeEngine(vocabulary, cut) {
   const e = new WasmVocabulary(wasm, { ...cut, alphabet, rule: RULE.hf, ignoreMerges: model.ignoreMerges });
   const chars = [];
   for (const [token, id] of model.vocab) {
+    if (token.length > 2 || token.length === 0) continue;
     const cp = token.codePointAt(0);
-    if (token.length > 0 && token.length === (cp >= 0x10000 ? 2 : 1)) chars.push(cp, id);
+    if (token.length === (cp >= 0x10000 ? 2 : 1)) chars.push(cp, id);
   }
   e.chars(chars);
-  const triples = [];
-  for (const [left, right] of model.mergeList) triples.push(model.vocab.get(left), model.vocab.get(right), model.vocab.get(left + right));
-  e.merges(triples);
+  // the reference's merge map (pair key -> [rank, new id]); a key is left * 2**32 + right, or
+  // the string "left,right" for ids of 2**21 and above
+  const quads = new Uint32Array(4 * model.merges.size);
+  let k = 0;
+  for (const [key, [rank, id]] of model.merges) {
+    const [left, right] = typeof key === 'number' ? [Math.floor(key / 2 ** 32), key % 2 ** 32] : key.split(',').map(Number);
+    quads[k++] = left; quads[k++] = right; quads[k++] = rank; quads[k++] = id;
+  }
+  e.merges(quads);
   e.bytes(model.bytes ?? new Array(256).fill(undefined));
   if (model.ignoreMerges) { // a pre-token that is a token is that token: every token by its UTF-8
     const wellFormed = new Map([...model.vocab].filter(([t]) => firstSurrogate(t) < 0));
@@ -276,6 +283,7 @@ export class Tokenizer extends ReferenceTokenizer {
       cfg: configOf(undefined, this.profile), fuse: FUSE[this.fuse],
     });
     this._table = undefined; // the engine's token table, made on the first decode
+    this.vocabulary._wasm(0); // the merge model in the engine now, so that the first encode is fast
   }
 
   encode(text, options) {
@@ -305,6 +313,7 @@ export class Tokenizer extends ReferenceTokenizer {
     const found = this.vocabulary._encode(stretches.join(''), ends, options, false);
     if (found === null) return null;
     const { ids } = found, idEnds = found.ends;
+    if (parts.length === 1 && parts[0].length === 1 && stretches.length === 1) return [new Encoding(this, idArray(ids))];
     let k = 0;
     return parts.map((list) => {
       const out = [];

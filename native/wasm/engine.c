@@ -125,12 +125,12 @@ int fk_engine_chars(engine *e, const uint32_t *pairs, size_t n) {
     return FK_OK;
 }
 
-/* The merges in rank order, from rank `first` on: triples (left id, right id, new id); a later
- * duplicate replaces an earlier one, as in the reference's Map. */
-int fk_engine_merges(engine *e, const uint32_t *triples, size_t n, uint32_t first) {
+/* The merges: quadruples (left id, right id, rank, new id), as the reference's Map holds them
+ * (bpe.mjs's BPE.merges: a later duplicate of a pair already replaced the earlier one there). */
+int fk_engine_merges(engine *e, const uint32_t *quads, size_t n) {
     for (size_t k = 0; k < n; k++) {
-        uint64_t pair = (uint64_t)triples[3 * k] << 32 | triples[3 * k + 1];
-        if (pairmap_put(&e->bpe.merges, pair, first + (uint32_t)k, triples[3 * k + 2])) return FK_NO_MEMORY;
+        uint64_t pair = (uint64_t)quads[4 * k] << 32 | quads[4 * k + 1];
+        if (pairmap_put(&e->bpe.merges, pair, quads[4 * k + 2], quads[4 * k + 3])) return FK_NO_MEMORY;
     }
     return FK_OK;
 }
@@ -396,7 +396,7 @@ int fk_table_decode(const token_table *t, const uint32_t *ids, size_t n, int str
     cpbuf_init(&out);
     int rc = detokenize(t, wide, n, strict, skip_special, max_output, &out);
     free(wide);
-    rc = rc < 0 ? FK_NO_MEMORY : rc == 0 ? FK_ASK_REFERENCE : to_units(out.data, out.len, NULL, 0);
+    rc = rc < 0 ? FK_NO_MEMORY : rc == 0 ? FK_ASK_REFERENCE : units_in_place(&out);
     cpbuf_free(&out);
     return rc;
 }

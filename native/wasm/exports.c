@@ -98,6 +98,28 @@ int to_units(const uint32_t *cps, size_t n, size_t *ends, size_t n_ends) {
     return FK_OK;
 }
 
+int units_in_place(cpbuf *cps) {
+    uint16_t *u = (uint16_t *)(void *)cps->data;
+    size_t j = 0;
+    for (size_t i = 0; i < cps->len; i++) {
+        /* unit j <= 2i: its bytes end before cps->data[i + 1], and cps->data[i] is read already */
+        uint32_t c = cps->data[i];
+        uint16_t pair[2] = {(uint16_t)c, 0};
+        size_t k = 1;
+        if (c >= 0x10000) {
+            pair[0] = (uint16_t)(0xD800 + ((c - 0x10000) >> 10));
+            pair[1] = (uint16_t)(0xDC00 + ((c - 0x10000) & 0x3FF));
+            k = 2;
+        }
+        memcpy(u + j, pair, k * sizeof *pair);
+        j += k;
+    }
+    answer.units = u; /* handed over: fk_answer_free frees it */
+    answer.len = j;
+    cpbuf_init(cps);
+    return FK_OK;
+}
+
 /* The text checked (4.3) and normalized if asked (4.2): the input of 6 and 9. `text` points
  * into `given` or `normal`; free both. */
 typedef struct {
@@ -190,27 +212,45 @@ int fk_split(const void *input, size_t n_units, int width, int max_digits) {
     return FK_OK;
 }
 
-/* Spec 7 and 8: the text of a stream. Lone surrogates reach the decoder as surrogate code points
- * (it reports them, or replaces them when lenient); max_output bounds what repeats produce. */
+/* Whether n UTF-16 units hold a surrogate pair (then they are not one code point each). */
+static int has_pair(const uint16_t *u, size_t n) {
+    for (size_t i = 0; i + 1 < n; i++)
+        if (u[i] - 0xD800u < 0x400u && u[i + 1] - 0xDC00u < 0x400u) return 1;
+    return 0;
+}
+
+/* Spec 7 and 8: the text of a stream. UTF-16 input without a surrogate pair is read in place,
+ * two bytes a code point (decode_stream's width 2), so memory is the input, the output's code
+ * points and nothing else; other input becomes code points first. Lone surrogates reach the
+ * decoder as surrogate code points (it reports them, or replaces them when lenient);
+ * max_output bounds what repeats produce. */
 int fk_decode(const void *input, size_t n_units, int width, int strict, uint64_t max_output) {
     static decode_error error; /* its message outlives the call, for the glue to read */
     fk_answer_free();
-    uint32_t *cps;
-    size_t n;
-    int rc = to_code_points(input, n_units, width, 1, &cps, &n);
-    if (rc) return rc;
+    uint32_t *cps = NULL;
+    const void *stream = input;
+    size_t n = n_units;
+    int w = 2, rc = FK_OK;
+    if (width != UTF16 || has_pair(input, n_units)) {
+        if ((rc = to_code_points(input, n_units, width, 1, &cps, &n))) return rc;
+        stream = cps;
+        w = 4;
+    }
     int plain = 1; /* no surrogate and nothing of U+E000..U+EFFF: the text is its own decoding */
-    for (size_t i = 0; i < n && plain; i++) plain = !(cps[i] - 0xD800u < 0x800u || cps[i] - 0xE000u < 0x1000u);
+    for (size_t i = 0; i < n && plain; i++) {
+        uint32_t c = w == 2 ? ((const uint16_t *)stream)[i] : cps[i];
+        plain = !(c - 0xD800u < 0x800u || c - 0xE000u < 0x1000u);
+    }
     cpbuf out;
     cpbuf_init(&out);
     if (plain) answer.same = 1;
-    else if (decode_stream(cps, 4, n, strict, max_output, &out, &error)) rc = FK_NO_MEMORY;
+    else if (decode_stream(stream, w, n, strict, max_output, &out, &error)) rc = FK_NO_MEMORY;
     else if (error.kind != DECODE_OK) {
         answer.error_kind = decode_error_name(error.kind);
         answer.error_offset = error.offset;
         answer.error_message = error.message;
         rc = FK_DECODE_ERROR;
-    } else rc = to_units(out.data, out.len, NULL, 0);
+    } else rc = units_in_place(&out);
     free(cps);
     cpbuf_free(&out);
     return rc;

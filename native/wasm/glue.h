@@ -40,5 +40,8 @@ int to_code_points(const void *input, size_t n, int width, int allow_surrogates,
 /* The UTF-16 units of cps[0:n] into answer.units; ends (code point offsets), if any, become
  * UTF-16 offsets in place. */
 int to_units(const uint32_t *cps, size_t n, size_t *ends, size_t n_ends);
+/* The UTF-16 units of a buffer of code points into answer.units, written over the code points
+ * themselves (no second buffer); the buffer is handed over (cps is left empty). */
+int units_in_place(cpbuf *cps);
 
 #endif

@@ -71,7 +71,8 @@ export class Wasm {
    * Write `text` into memory as UTF-8 (UTF-16 when `width` is UTF16), run work(pointer, units,
    * width), free it, and return work's return code; on REPLACEMENT, again as UTF-16.
    */
-  withText(text, work) {
+  withText(text, work, utf16 = false) {
+    if (utf16) return this.#withText(text, UTF16, work);
     let rc = this.#withText(text, UTF8, work);
     if (rc === REPLACEMENT) rc = this.#withText(text, UTF16, work); // U+FFFD: perhaps a lone surrogate
     return rc;
@@ -151,13 +152,14 @@ export class Core {
   decode(stream, { errors = 'strict', maxOutput = DEFAULT_MAX_OUTPUT } = {}) {
     checkDecodeOptions(stream, errors, maxOutput);
     return this.#call(stream, (ptr, n, width) => this.#w.x.fk_decode(ptr, n, width, errors === 'strict' ? 1 : 0, BigInt(maxOutput)),
-      (answer) => (answer.same ? stream : this.#w.units(answer)));
+      (answer) => (answer.same ? stream : this.#w.units(answer)), () => referenceDecode(stream, { errors, maxOutput }));
   }
 
   // Run `work` on the text in memory, read its answer with `read`, and free it, whatever happens.
-  #call(text, work, read) {
+  // After a decode error, `reference()` raises the reference's own error (its words).
+  #call(text, work, read, reference = null) {
     const w = this.#w;
-    const rc = w.withText(text, work);
+    const rc = w.withText(text, work, reference !== null); // a stream to decode: its UTF-16 units, read in place
     try {
       if (rc === SURROGATE) {
         checkText(text); // throws js/src's FormatError('lone-surrogate', offset)
@@ -167,7 +169,7 @@ export class Core {
         const { errorKind, errorOffset, errorMessage } = w.answer();
         const error = new FormatError(w.string(errorKind), errorOffset, w.string(errorMessage));
         w.x.fk_answer_free();
-        referenceDecode(text); // throws
+        reference?.(); // throws
         throw error;
       }
       if (rc === NO_MEMORY) throw noMemory(`a text of ${text.length} UTF-16 units`);
@@ -218,8 +220,8 @@ export class WasmVocabulary {
   /** The one-code-point tokens: [code point, id, code point, id, ...]. */
   chars(pairs) { this.#load('the characters', [pairs], (p) => this.w.x.fk_engine_chars(this.ptr, p, pairs.length / 2)); }
 
-  /** The merges in rank order: [left, right, new id, ...]. */
-  merges(triples) { this.#load('the merges', [triples], (p) => this.w.x.fk_engine_merges(this.ptr, p, triples.length / 3, 0)); }
+  /** The merges: [left, right, rank, new id, ...] (a Uint32Array or an array). */
+  merges(quads) { this.#load('the merges', [quads], (p) => this.w.x.fk_engine_merges(this.ptr, p, quads.length / 4)); }
 
   /** The byte-fallback ids by byte (undefined where missing). */
   bytes(ids) {
