@@ -41,6 +41,8 @@ export function build({ quiet = false } = {}) {
   const args = [...prefix, 'cc', '--target=wasm32-wasi', '-std=c11', '-O2', '-Wall', '-Wextra',
     '-s', // no debug sections: 90 KB instead of 1 MB
     '-mexec-model=reactor', // a library: no main, and _initialize runs the C runtime's constructors
+    '-Wl,-z,stack-size=1048576', // 1 MiB of stack, not zig's 16 MiB: a page's memory starts at 2 MB, not 17
+    // (the core keeps nothing large on the stack; its one recursion, NFC's decomposition, stops at 32 deep)
     ...EXPORTS.map((name) => `-Wl,--export=${name}`),
     '-o', WASM_PATH, ...GLUE, ...CORE_SOURCES];
   const started = Date.now();
