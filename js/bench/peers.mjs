@@ -29,7 +29,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -211,7 +211,7 @@ async function main() {
   await writeGpt2Json();
   const [pyVersion] = run(python, ['-c', 'import json, platform, functok; print(json.dumps(platform.python_version() + " functok " + functok.__version__))']);
   console.log(`# node ${process.version}, CPython ${pyVersion}; ${cpus().length} CPUs, load average ${loadavg().map((x) => fmt(x)).join(' ')} at the start;`
-    + ` at most ${mb} MB of each corpus; ${vocab}-token compact/frequent tokenizers; one cold pass per case in a fresh process, best of ${repeat}; files in ${CACHE}`);
+    + ` at most ${mb} MB of each corpus; ${vocab}-token compact/frequent tokenizers; one cold pass per case in a fresh process, best of ${repeat}; files in ${relative(REPO, CACHE)}/`);
   if (!argv.includes('--no-node')) {
     nodeRuns(python, corpora, repeat);
     firstEncodeRuns(corpora[2].name);
