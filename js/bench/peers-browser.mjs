@@ -97,7 +97,7 @@ export async function browserRuns({ cache, corpora, repeat }) {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   const version = browser.version();
   try {
-    console.log(`\nheadless Chromium ${version}: one cold pass per case in a fresh page, best of ${repeat}`);
+    console.log(`\nheadless Chromium ${version}: one cold pass per case in a fresh page, best of ${repeat}; MB/s by the wall clock (a page has no CPU clock)`);
     console.log(`${'corpus'.padEnd(14)}${'case'.padEnd(26)}${'engine'.padEnd(11)}${'MB/s'.padStart(8)}${'x tiktoken-npm'.padStart(16)}${'load ms'.padStart(9)}`);
     for (const { name, path } of corpora) {
       const best = {};

@@ -11,7 +11,9 @@
 // corpus's training half, cached in .cache/peers-bench/ (git-ignored) under the hash of its text.
 //
 // Each case is one cold pass in a fresh process: import, load, then one encode of the whole
-// text, timed alone (load time reported apart), MB/s of UTF-8 input; best of R (default 1).
+// text, timed alone (load time reported apart), MB of UTF-8 input per CPU second of the encode
+// (process.cpuUsage, every thread of the process: steadier than the wall clock on a shared
+// machine, whose figure is printed beside it); best of R (default 1).
 //   functok JS, own tokenizer ........ Tokenizer.fromFile(32k).encode, on the engine the package picks
 //   functok JS, own tokenizer, reference  the same with FUNCTOK_PURE=1 (the JS reference engine)
 //   functok JS, GPT-2 ranks .......... loadTiktoken(GPT-2), same ids as tiktoken
@@ -85,9 +87,12 @@ async function child(name, dir, corpus, file) {
   const t0 = performance.now();
   const { encode, engine = '' } = await CASES[name].load(dir, corpus);
   const t1 = performance.now();
+  const cpu0 = process.cpuUsage();
   const ids = encode(text);
-  const seconds = (performance.now() - t1) / 1000;
-  console.log(JSON.stringify({ impl: name, engine, seconds, mb_s: Buffer.byteLength(text) / 1e6 / seconds,
+  const cpu = process.cpuUsage(cpu0);
+  const seconds = (performance.now() - t1) / 1000, cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  const mb = Buffer.byteLength(text) / 1e6;
+  console.log(JSON.stringify({ impl: name, engine, seconds, cpu_seconds: cpuSeconds, mb_s: mb / cpuSeconds, wall_mb_s: mb / seconds,
     tokens: ids.length, ids_sha256: sha(ids), load_ms: t1 - t0 }));
 }
 
@@ -154,11 +159,11 @@ const fmt = (x, d = 2) => x.toFixed(d);
 
 function printCorpus(name, mb, rows) {
   const base = rows['tiktoken-npm'].mb_s;
-  console.log(`\n${name} (${fmt(mb)} MB)`);
-  console.log(`${'case'.padEnd(40)}${'engine'.padEnd(11)}${'MB/s'.padStart(8)}${'x tiktoken-npm'.padStart(16)}${'tokens'.padStart(10)}${'load ms'.padStart(9)}`);
+  console.log(`\n${name} (${fmt(mb)} MB; MB/s per CPU second of the encode, the wall clock's beside it)`);
+  console.log(`${'case'.padEnd(40)}${'engine'.padEnd(11)}${'MB/s'.padStart(8)}${'x tiktoken-npm'.padStart(16)}${'wall MB/s'.padStart(11)}${'x (wall)'.padStart(10)}${'tokens'.padStart(10)}${'load ms'.padStart(9)}`);
   for (const [impl, row] of Object.entries(rows)) {
     const label = CASES[impl]?.label ?? 'CPython functok, own 32k';
-    console.log(`${label.padEnd(40)}${String(row.engine ?? '').padEnd(11)}${fmt(row.mb_s).padStart(8)}${fmt(row.mb_s / base).padStart(16)}${String(row.tokens).padStart(10)}${fmt(row.load_ms, 0).padStart(9)}`);
+    console.log(`${label.padEnd(40)}${String(row.engine ?? '').padEnd(11)}${fmt(row.mb_s).padStart(8)}${fmt(row.mb_s / base).padStart(16)}${fmt(row.wall_mb_s).padStart(11)}${fmt(row.wall_mb_s / rows['tiktoken-npm'].wall_mb_s).padStart(10)}${String(row.tokens).padStart(10)}${fmt(row.load_ms, 0).padStart(9)}`);
   }
   const ratio = (a, b) => fmt(rows[a].mb_s / rows[b].mb_s);
   console.log(`# goal rows: own 32k / tiktoken-npm ${ratio('functok-js-own', 'tiktoken-npm')}x (>= 2.0);`
