@@ -94,6 +94,42 @@ test('the codec: encode, pretokens, split and decode, every profile, fuse mode a
   onBoth(() => functok.decode('x', { errors: 'ignore' }), 'bad errors');
 });
 
+// Long streams: the wasm engine decodes them in windows cut before a group or in text0
+// (src/engine/wasm.mjs), stretches with no cut and long streams with a repeat on the reference;
+// maxOutput, lenient replacements and the first error must not see the windows.
+test('the codec: decode of long streams, cut in windows, with maxOutput', { skip }, () => {
+  const r = prng(17);
+  const REPEAT = '\ue200\ue000\ue003'; // slot 0 three times more
+  const piece = () => {
+    const pick = r();
+    if (pick < 0.6) return functok.encode(randomText(r, 60));
+    if (pick < 0.7) return randomSoup(r, 20); // lone surrogates, stray instructions
+    if (pick < 0.8) return `${REPEAT}ab${'\u00e9'.repeat(Math.floor(r() * 300))}`;
+    if (pick < 0.9) return `x\uefff${String.fromCharCode(0xe000 + Math.floor(r() * 0x1000))}y`; // an escape before a group code
+    return '\u4e2d\ud83d\ude00'.repeat(Math.floor(r() * 50)); // text0 with pairs
+  };
+  const long = (units, repeats = false) => {
+    let s = '';
+    while (s.length < units) { const p = piece(); if (repeats || !/[\ue200\ue201]/.test(p)) s += p; }
+    return s;
+  };
+  const cases = [
+    long(70_000), long(200_000), long(300_000), long(150_000, true),
+    'plain text0 '.repeat(20_000) + '\ud83d\ude00'.repeat(30_000), // no group: cut anywhere in text0
+    '\ue102\ue000'.repeat(150_000) + 'a' + long(140_000), // a group too long to cut, then windows
+    functok.encode('A b '.repeat(40_000)) + '\ud800', // a lone surrogate at the very end
+  ];
+  for (const [k, stream] of cases.entries()) {
+    const lenient = functok.decode(stream, { errors: 'replace' });
+    const size = [...lenient].length;
+    for (const errors of ['strict', 'replace']) {
+      for (const maxOutput of [undefined, size, size - 1, Math.floor(size / 2)]) {
+        onBoth(() => functok.decode(stream, maxOutput === undefined ? { errors } : { errors, maxOutput }), `long stream ${k}, ${errors}, maxOutput ${maxOutput}`);
+      }
+    }
+  }
+});
+
 /** A functok tokenizer over tokenizer-small.json's model with header options `options`. */
 const smallTokenizer = (options) => new functok.Tokenizer(SMALL.tokenizer, options);
 
