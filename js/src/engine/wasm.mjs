@@ -153,9 +153,8 @@ export class Core {
    * stream crosses into the core in windows cut where the format allows (cutWindow), each
    * window's text made a string and its scratch freed before the next, so that wasm memory holds
    * one window, not the whole stream (the core keeps 4 bytes per code point, and wasm memory keeps
-   * its high-water mark); a stretch that cannot be cut within LONGEST_WINDOW units, and a long
-   * stream with a repeat, are decoded by the reference, whose memory is bounded by 4x (input +
-   * output). Every error is the
+   * its high-water mark); a stretch that cannot be cut within LONGEST_WINDOW units is decoded by
+   * the reference, whose memory is bounded by 4x (input + output). Every error is the
    * reference's: after any, the whole stream is decoded again by the reference, which raises it.
    */
   decode(stream, { errors = 'strict', maxOutput = DEFAULT_MAX_OUTPUT } = {}) {
@@ -167,16 +166,21 @@ export class Core {
     // which is not always the code points of the text before it (a lenient decode may differ);
     // the windows could not give each its exact share, so a long stream with a repeat is the
     // reference's.
-    if (REPEAT_CODE.test(stream)) return whole();
     const parts = [];
+    // Code points so far: a repeat checks the output before it, plus its group's, against
+    // maxOutput (spec 7.8), so each window gets what the windows before it left. Text alone may
+    // pass the limit; then every later repeat fails, as it does with a budget of 0 (its group has
+    // a slot).
+    let produced = 0;
     for (let start = 0, text0 = firstGroupCode(stream); start < stream.length;) {
       const end = cutWindow(stream, start + DECODE_WINDOW, text0);
       const window = stream.slice(start, end);
       const text = end - start > LONGEST_WINDOW
-        ? referenceWindow(window, errors, maxOutput)
-        : this.#decodeWindow(window, strict, maxOutput);
+        ? referenceWindow(window, errors, Math.max(0, maxOutput - produced))
+        : this.#decodeWindow(window, strict, Math.max(0, maxOutput - produced));
       if (text === null) return whole();
       parts.push(text);
+      produced += codePointCount(text);
       start = end;
     }
     return parts.join('');
@@ -226,10 +230,7 @@ function slices(s, ends) {
 
 // Decoding in windows. A stream is text0 (group text)* (spec 7.1), and may be cut (python/
 // functok/chunks.py, spec 12.2) just before a group, since each group reads only the text after
-// it, or anywhere in text0, which no group reads. maxOutput is consulted by repeats only, and a
-// stream decoded in windows has none.
-
-const REPEAT_CODE = /[\ue200\ue201]/; // REPEAT and MULTIREPEAT (spec 7.7)
+// it, or anywhere in text0, which no group reads.
 
 /** UTF-16 units of stream per crossing into the core when decoding. */
 export const DECODE_WINDOW = 1 << 16;
@@ -267,6 +268,19 @@ function referenceWindow(window, errors, maxOutput) {
     if (e instanceof FormatError) return null;
     throw e;
   }
+}
+
+/** Code points in a string: its units less its surrogate pairs. */
+function codePointCount(s) {
+  let n = s.length;
+  for (let i = 0; i + 1 < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) { n--; i++; }
+    }
+  }
+  return n;
 }
 
 /**
