@@ -188,6 +188,58 @@ test('Tokenizer.decode: ids of random text, and damaged id lists', { skip }, () 
   onBoth(() => tok.decode(new Set([5, 6])), 'an iterable');
 });
 
+/**
+ * DecodeStream over `ids`, one step per id: what each step and finish return, and the error
+ * (with the step it came at) where one is raised.
+ */
+function streamed(tok, ids, options) {
+  const out = [];
+  try {
+    const s = new functok.DecodeStream(tok, options);
+    for (const id of ids) out.push(s.step(id));
+    out.push(s.finish());
+  } catch (e) {
+    if (!(e instanceof Error) || e.name === 'AssertionError') throw e;
+    out.push({ error: { class: e.constructor.name, kind: e.kind, offset: e.offset, idIndex: e.idIndex, message: e.message }, at: out.length });
+  }
+  return out;
+}
+
+test('DecodeStream: random, damaged and byte-fallback id sequences, step by step', { skip }, () => {
+  const r = prng(23);
+  const special = '<|endoftext|>';
+  for (const profile of ['paper', 'compact']) {
+    for (const fuse of ['none', 'all', 'frequent']) {
+      const tok = smallTokenizer({ profile, fuse });
+      const byteIds = functok.BYTE_TOKENS.map((t) => tok.tokenToId(t));
+      const bytes = (s) => Array.from(new TextEncoder().encode(s), (b) => byteIds[b]);
+      for (const text of texts(6, Math.ceil(COUNT / 6), special)) {
+        const ids = tok.encode(text.replace(/[\ud800-\udfff]/g, ''), { allowedSpecial: 'all' }).ids;
+        const at = Math.floor(r() * (ids.length + 1));
+        const lists = [
+          ids,
+          // byte-fallback runs (a character of 2, 3 and 4 bytes; an instruction; a cut run)
+          [...ids.slice(0, at), ...bytes('\u00e9\u4e2d\ud83d\ude00'), ...bytes('\ue100'), ...ids.slice(at)],
+          [...ids.slice(0, at), ...bytes('\u4e2d').slice(0, 2), ...ids.slice(at)],
+          // damaged: an unknown id, any id (instructions out of place), an id lost
+          [...ids.slice(0, at), tok.vocabSize + 3, ...ids.slice(at)],
+          [...ids.slice(0, at), Math.floor(r() * tok.vocabSize), Math.floor(r() * tok.vocabSize), ...ids.slice(at)],
+          ids.filter((_, k) => k !== at),
+        ];
+        for (const list of lists) {
+          for (const options of [{}, { errors: 'replace' }, { skipSpecialTokens: true }, { errors: 'replace', maxOutput: 7 }, { maxOutput: 7 }]) {
+            const both = onBoth(() => streamed(tok, list, options), `${profile} ${fuse} ${JSON.stringify(options)} ${JSON.stringify(list)}`);
+            const whole = outcome(() => tok.decode(list, options));
+            const last = both.value.at(-1);
+            if (whole.error === undefined) assert.equal(both.value.map((t) => t ?? '').join(''), whole.value, 'DecodeStream is Tokenizer.decode');
+            else assert.equal(last.error?.kind ?? last.error?.class, whole.error.kind ?? whole.error.class, 'the same first error');
+          }
+        }
+      }
+    }
+  }
+});
+
 /** A Hugging Face tokenizer.json of the fixtures (byte fallback, no pre-tokenizer), with changes. */
 const hfFile = (changes = {}) => {
   const hf = JSON.parse(FILES.bases['hf.json']);
