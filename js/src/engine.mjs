@@ -18,9 +18,12 @@
 // errors are the reference's own: wherever the core meets a question (a lone surrogate, an id it
 // does not know, bytes that are not UTF-8, a format error, a pre-token nothing spells), the call
 // is answered by the reference, which raises its error with its own kind, offset and id index.
-// Everything else (pieces, nfc, DecodeStream, the loaders' checks) is the reference's.
+// DecodeStream finds the units that are final in JavaScript (the reference's) and decodes them
+// with the seam's decode, so on the core. Everything else (pieces, nfc, the loaders' checks) is
+// the reference's.
 import * as codec from './codec.mjs';
 import { Tokenizer as ReferenceTokenizer, Encoding } from './tokenizer/tokenizer.mjs';
+import { DecodeStream as ReferenceDecodeStream } from './tokenizer/stream.mjs';
 import { TokenVocabulary, CHARACTERS, UTF8_BYTES, checkMode } from './tokenizer/vocabulary.mjs';
 import { BPE, TiktokenBPE, BYTE_TOKENS } from './tokenizer/bpe.mjs';
 import { loadHF as referenceLoadHF, loadTiktoken as referenceLoadTiktoken, PATTERNS } from './tokenizer/external.mjs';
@@ -372,4 +375,13 @@ function makeTable(table) {
     ends[id] = at;
   }
   return new WasmTable(wasm, texts.join(''), ends, kinds, bytes);
+}
+
+/**
+ * DecodeStream (src/tokenizer/stream.mjs): the reference finds which units of the format's
+ * stream are final after each id, and the seam's decode turns them into text (the core on the
+ * wasm engine; its errors are the reference's, so the stream's are too).
+ */
+export class DecodeStream extends ReferenceDecodeStream {
+  _decodeUnits(units, options) { return decode(units, options); }
 }

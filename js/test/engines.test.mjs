@@ -94,6 +94,38 @@ test('the codec: encode, pretokens, split and decode, every profile, fuse mode a
   onBoth(() => functok.decode('x', { errors: 'ignore' }), 'bad errors');
 });
 
+// Long streams: the wasm engine decodes them in windows cut before a group or in text0
+// (src/engine/wasm.mjs), and stretches with no cut on the reference; maxOutput (each window gets
+// what the windows before it left), lenient replacements and the first error must not see them.
+test('the codec: decode of long streams, cut in windows, with maxOutput', { skip }, () => {
+  const r = prng(17);
+  const REPEAT = '\ue200\ue000\ue003'; // slot 0 three times more
+  const piece = () => {
+    const pick = r();
+    if (pick < 0.6) return functok.encode(randomText(r, 60));
+    if (pick < 0.7) return randomSoup(r, 20); // lone surrogates, stray instructions
+    if (pick < 0.8) return `${REPEAT}ab${'\u00e9'.repeat(Math.floor(r() * 300))}`;
+    if (pick < 0.9) return `x\uefff${String.fromCharCode(0xe000 + Math.floor(r() * 0x1000))}y`; // an escape before a group code
+    return '\u4e2d\ud83d\ude00'.repeat(Math.floor(r() * 50)); // text0 with pairs
+  };
+  const long = (units) => { let s = ''; while (s.length < units) s += piece(); return s; };
+  const cases = [
+    long(70_000), long(200_000), long(300_000),
+    'plain text0 '.repeat(20_000) + '\ud83d\ude00'.repeat(30_000), // no group: cut anywhere in text0
+    '\ue102\ue000'.repeat(150_000) + 'a' + long(140_000), // a group too long to cut, then windows
+    functok.encode('A b '.repeat(40_000)) + '\ud800', // a lone surrogate at the very end
+  ];
+  for (const [k, stream] of cases.entries()) {
+    const lenient = functok.decode(stream, { errors: 'replace' });
+    const size = [...lenient].length;
+    for (const errors of ['strict', 'replace']) {
+      for (const maxOutput of [undefined, size, size - 1, Math.floor(size / 2), 10]) {
+        onBoth(() => functok.decode(stream, maxOutput === undefined ? { errors } : { errors, maxOutput }), `long stream ${k}, ${errors}, maxOutput ${maxOutput}`);
+      }
+    }
+  }
+});
+
 /** A functok tokenizer over tokenizer-small.json's model with header options `options`. */
 const smallTokenizer = (options) => new functok.Tokenizer(SMALL.tokenizer, options);
 
@@ -154,6 +186,58 @@ test('Tokenizer.decode: ids of random text, and damaged id lists', { skip }, () 
   onBoth(() => tok.decode([1, 2], { errors: 'ignore' }), 'bad errors');
   onBoth(() => tok.decode([1, 2], { maxOutput: -1 }), 'bad maxOutput');
   onBoth(() => tok.decode(new Set([5, 6])), 'an iterable');
+});
+
+/**
+ * DecodeStream over `ids`, one step per id: what each step and finish return, and the error
+ * (with the step it came at) where one is raised.
+ */
+function streamed(tok, ids, options) {
+  const out = [];
+  try {
+    const s = new functok.DecodeStream(tok, options);
+    for (const id of ids) out.push(s.step(id));
+    out.push(s.finish());
+  } catch (e) {
+    if (!(e instanceof Error) || e.name === 'AssertionError') throw e;
+    out.push({ error: { class: e.constructor.name, kind: e.kind, offset: e.offset, idIndex: e.idIndex, message: e.message }, at: out.length });
+  }
+  return out;
+}
+
+test('DecodeStream: random, damaged and byte-fallback id sequences, step by step', { skip }, () => {
+  const r = prng(23);
+  const special = '<|endoftext|>';
+  for (const profile of ['paper', 'compact']) {
+    for (const fuse of ['none', 'all', 'frequent']) {
+      const tok = smallTokenizer({ profile, fuse });
+      const byteIds = functok.BYTE_TOKENS.map((t) => tok.tokenToId(t));
+      const bytes = (s) => Array.from(new TextEncoder().encode(s), (b) => byteIds[b]);
+      for (const text of texts(6, Math.ceil(COUNT / 6), special)) {
+        const ids = tok.encode(text.replace(/[\ud800-\udfff]/g, ''), { allowedSpecial: 'all' }).ids;
+        const at = Math.floor(r() * (ids.length + 1));
+        const lists = [
+          ids,
+          // byte-fallback runs (a character of 2, 3 and 4 bytes; an instruction; a cut run)
+          [...ids.slice(0, at), ...bytes('\u00e9\u4e2d\ud83d\ude00'), ...bytes('\ue100'), ...ids.slice(at)],
+          [...ids.slice(0, at), ...bytes('\u4e2d').slice(0, 2), ...ids.slice(at)],
+          // damaged: an unknown id, any id (instructions out of place), an id lost
+          [...ids.slice(0, at), tok.vocabSize + 3, ...ids.slice(at)],
+          [...ids.slice(0, at), Math.floor(r() * tok.vocabSize), Math.floor(r() * tok.vocabSize), ...ids.slice(at)],
+          ids.filter((_, k) => k !== at),
+        ];
+        for (const list of lists) {
+          for (const options of [{}, { errors: 'replace' }, { skipSpecialTokens: true }, { errors: 'replace', maxOutput: 7 }, { maxOutput: 7 }]) {
+            const both = onBoth(() => streamed(tok, list, options), `${profile} ${fuse} ${JSON.stringify(options)} ${JSON.stringify(list)}`);
+            const whole = outcome(() => tok.decode(list, options));
+            const last = both.value.at(-1);
+            if (whole.error === undefined) assert.equal(both.value.map((t) => t ?? '').join(''), whole.value, 'DecodeStream is Tokenizer.decode');
+            else assert.equal(last.error?.kind ?? last.error?.class, whole.error.kind ?? whole.error.class, 'the same first error');
+          }
+        }
+      }
+    }
+  }
 });
 
 /** A Hugging Face tokenizer.json of the fixtures (byte fallback, no pre-tokenizer), with changes. */

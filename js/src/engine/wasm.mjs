@@ -148,29 +148,67 @@ export class Core {
     return this.#call(text, (ptr, n, width) => this.#w.x.fk_split(ptr, n, width, digits), (answer) => slices(text, this.#ends(answer)));
   }
 
-  /** The text of a stream (spec 7 and 8); the options and errors of functok's decode. */
+  /**
+   * The text of a stream (spec 7 and 8); the options and errors of functok's decode. A long
+   * stream crosses into the core in windows cut where the format allows (cutWindow), each
+   * window's text made a string and its scratch freed before the next, so that wasm memory holds
+   * one window, not the whole stream (the core keeps 4 bytes per code point, and wasm memory keeps
+   * its high-water mark); a stretch that cannot be cut within LONGEST_WINDOW units is decoded by
+   * the reference, whose memory is bounded by 4x (input + output). Every error is the
+   * reference's: after any, the whole stream is decoded again by the reference, which raises it.
+   */
   decode(stream, { errors = 'strict', maxOutput = DEFAULT_MAX_OUTPUT } = {}) {
     checkDecodeOptions(stream, errors, maxOutput);
-    return this.#call(stream, (ptr, n, width) => this.#w.x.fk_decode(ptr, n, width, errors === 'strict' ? 1 : 0, BigInt(maxOutput)),
-      (answer) => (answer.same ? stream : this.#w.units(answer)), () => referenceDecode(stream, { errors, maxOutput }));
+    const strict = errors === 'strict';
+    const whole = () => referenceDecode(stream, { errors, maxOutput });
+    if (stream.length <= DECODE_WINDOW) return this.#decodeWindow(stream, strict, maxOutput) ?? whole();
+    // A repeat checks the output so far against maxOutput (spec 7.8), as the decoder counts it,
+    // which is not always the code points of the text before it (a lenient decode may differ);
+    // the windows could not give each its exact share, so a long stream with a repeat is the
+    // reference's.
+    const parts = [];
+    // Code points so far: a repeat checks the output before it, plus its group's, against
+    // maxOutput (spec 7.8), so each window gets what the windows before it left. Text alone may
+    // pass the limit; then every later repeat fails, as it does with a budget of 0 (its group has
+    // a slot).
+    let produced = 0;
+    for (let start = 0, text0 = firstGroupCode(stream); start < stream.length;) {
+      const end = cutWindow(stream, start + DECODE_WINDOW, text0);
+      const window = stream.slice(start, end);
+      const text = end - start > LONGEST_WINDOW
+        ? referenceWindow(window, errors, Math.max(0, maxOutput - produced))
+        : this.#decodeWindow(window, strict, Math.max(0, maxOutput - produced));
+      if (text === null) return whole();
+      parts.push(text);
+      produced += codePointCount(text);
+      start = end;
+    }
+    return parts.join('');
   }
 
-  // Run `work` on the text in memory, read its answer with `read`, and free it, whatever happens.
-  // After a decode error, `reference()` raises the reference's own error (its words).
-  #call(text, work, read, reference = null) {
+  /** The text of one window (or a short stream) in the core, or null after a decode error. */
+  #decodeWindow(window, strict, maxOutput) {
     const w = this.#w;
-    const rc = w.withText(text, work, reference !== null); // a stream to decode: its UTF-16 units, read in place
+    const rc = w.withText(window, (ptr, n, width) => w.x.fk_decode(ptr, n, width, strict ? 1 : 0, BigInt(maxOutput)), true);
+    try {
+      if (rc === DECODE_ERROR) return null;
+      if (rc === NO_MEMORY) throw noMemory(`a stream of ${window.length} UTF-16 units`);
+      if (rc !== OK) throw new Error(`functok wasm core: unexpected return code ${rc}`);
+      const answer = w.answer();
+      return answer.same ? window : w.units(answer);
+    } finally {
+      w.x.fk_answer_free();
+    }
+  }
+
+  // Run `work` on the text in memory (UTF-8), read its answer with `read`, and free it, whatever happens.
+  #call(text, work, read) {
+    const w = this.#w;
+    const rc = w.withText(text, work);
     try {
       if (rc === SURROGATE) {
         checkText(text); // throws js/src's FormatError('lone-surrogate', offset)
         throw new Error('functok wasm core: a lone surrogate that js/src does not see');
-      }
-      if (rc === DECODE_ERROR) { // the reference raises it, in its own words (the core's kind and offset are the same)
-        const { errorKind, errorOffset, errorMessage } = w.answer();
-        const error = new FormatError(w.string(errorKind), errorOffset, w.string(errorMessage));
-        w.x.fk_answer_free();
-        reference?.(); // throws
-        throw error;
       }
       if (rc === NO_MEMORY) throw noMemory(`a text of ${text.length} UTF-16 units`);
       if (rc !== OK) throw new Error(`functok wasm core: unexpected return code ${rc}`);
@@ -188,6 +226,61 @@ function slices(s, ends) {
   const out = new Array(ends.length);
   for (let k = 0, start = 0; k < ends.length; k++) { out[k] = s.slice(start, ends[k]); start = ends[k]; }
   return out;
+}
+
+// Decoding in windows. A stream is text0 (group text)* (spec 7.1), and may be cut (python/
+// functok/chunks.py, spec 12.2) just before a group, since each group reads only the text after
+// it, or anywhere in text0, which no group reads.
+
+/** UTF-16 units of stream per crossing into the core when decoding. */
+export const DECODE_WINDOW = 1 << 16;
+/** A stretch with no cut longer than this is decoded by the reference (see Core.decode). */
+export const LONGEST_WINDOW = 4 * DECODE_WINDOW;
+
+const isGroupCode = (c) => c >= 0xe000 && c <= 0xeffe;
+const isSurrogate = (c) => c >= 0xd800 && c <= 0xdfff;
+
+/** Where text0 ends: the first code unit of U+E000..U+EFFF (a group or an ESCAPE), or the length. */
+function firstGroupCode(s) {
+  const i = s.search(/[\ue000-\uefff]/);
+  return i < 0 ? s.length : i;
+}
+
+/**
+ * The first cut at or after `from`, or the stream's length: in text0 (before `text0`), between
+ * two units that are not surrogates; after it, just before a group whose previous unit is a
+ * plain text slot (not a surrogate, not an ESCAPE that would make the group code literal).
+ */
+function cutWindow(s, from, text0) {
+  for (let p = from; p < s.length; p++) {
+    const before = s.charCodeAt(p - 1), c = s.charCodeAt(p);
+    if (p <= text0 ? !isSurrogate(before) && !isSurrogate(c)
+      : isGroupCode(c) && !isGroupCode(before) && before !== 0xefff && !isSurrogate(before)) return p;
+  }
+  return s.length;
+}
+
+/** The reference's text of one window, or null after an error (the whole stream then raises it). */
+function referenceWindow(window, errors, maxOutput) {
+  try {
+    return referenceDecode(window, { errors, maxOutput });
+  } catch (e) {
+    if (e instanceof FormatError) return null;
+    throw e;
+  }
+}
+
+/** Code points in a string: its units less its surrogate pairs. */
+function codePointCount(s) {
+  let n = s.length;
+  for (let i = 0; i + 1 < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) { n--; i++; }
+    }
+  }
+  return n;
 }
 
 /**
