@@ -9,6 +9,16 @@ export const UNICODE_VERSION: string;
 /** This package's version. */
 export const VERSION: string;
 
+/** The engines (src/engine.mjs): the C core built to WebAssembly, or the JavaScript reference. */
+export type EngineName = 'wasm' | 'reference';
+export const ENGINES: readonly EngineName[];
+/** The engine that runs: 'wasm' wherever WebAssembly exists and the core loaded, else 'reference'. */
+export function engine(): EngineName;
+/** Run on `name` from now on ('wasm' throws when the core did not load: FUNCTOK_PURE, no WebAssembly, an unbuilt checkout). */
+export function setEngine(name: EngineName): void;
+/** The engine, why the wasm core is not loaded (null when it is), and the wasm memory's size in bytes (null without it). */
+export function engineInfo(): { engine: EngineName; wasmUnavailable: string | null; wasmMemoryBytes: number | null };
+
 export type Normalize = 'nfc' | null;
 export type Splitter = 'llama3' | 'paper';
 export type Feature = 'case' | 'marks' | 'repeat';

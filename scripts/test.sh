@@ -96,6 +96,9 @@ native_and_node_lane() {
     step "Node: the wasm bundle in Pyodide, the C core built to wasm, and functok for JavaScript (js/) against the Python reference"
     npm run build
     npm test
+    # npm test runs js/ on the wasm engine (engines.test.mjs holds it to the reference); the
+    # conformance suite once more on the JavaScript reference (about 10 s)
+    FUNCTOK_PURE=1 node --test js/test/conformance.test.mjs
     step "Browser: the web demo end to end (headless Chromium)"
     npm run test:e2e
 }

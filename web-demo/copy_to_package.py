@@ -24,7 +24,10 @@ PACKAGE_FOLDER = ("functok", "data", "web")  # where the copy goes in a built pa
 # Folder (relative to the root) -> the patterns of its files that the page needs.
 SOURCES = {
     "web-demo": ("index.html", "demo.css", "*.mjs"),
-    "js/src": ("**/*.mjs",),  # the tokenizer lives in js/src/tokenizer/
+    # The tokenizer lives in js/src/tokenizer/. js/src/engine/wasm-module.mjs, the C core that
+    # `npm run build` generates (git-ignored), is copied where it is built, and the packaged page
+    # then runs on the wasm engine; where it is not, the page runs on the JS reference.
+    "js/src": ("**/*.mjs",),
     "spec": ("opcodes.json",),
 }
 NOTE = "README.md"

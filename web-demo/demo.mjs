@@ -379,7 +379,14 @@ async function main() {
   document.body.dataset.ready = "true";
   document.body.dataset.check = "off";
   await showReference();
-  js.loadPackage().then(({ VERSION }) => ($("js-version").textContent = `${VERSION}, spec ${js.SPEC_VERSION}`));
+  js.loadPackage().then((functok) => {
+    // The engine the package picked: the C core in WebAssembly, or the JS reference where the
+    // checkout's core is not built (npm run build) or WebAssembly is missing.
+    const engine = typeof functok.engine === "function" ? functok.engine() : "reference";
+    const named = engine === "wasm" ? "the C core in WebAssembly" : "the JavaScript reference";
+    $("js-version").textContent = `${functok.VERSION}, spec ${js.SPEC_VERSION}, on ${named}`;
+    document.body.dataset.engine = engine;
+  });
   await startTokens();
   // A reload keeps the checkbox's state: honour it.
   if ($("check-python").checked) await toggleCheck();

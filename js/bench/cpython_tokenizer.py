@@ -1,6 +1,6 @@
 """CPython functok's side of js/bench/tokenizers.mjs (run by it; not a standalone benchmark).
 
-    python js/bench/cpython_tokenizer.py train TEXT_FILE OUT [VOCAB_SIZE]   # a functok tokenizer on the text
+    python js/bench/cpython_tokenizer.py train TEXT_FILE OUT [VOCAB_SIZE [PROFILE FUSE]]   # a functok tokenizer on the text
     python js/bench/cpython_tokenizer.py time TOKENIZER CORPUS              # functok tokenizer, greedy and optimal
     python js/bench/cpython_tokenizer.py gpt2 RANK_FILE CORPUS              # GPT-2 ranks: greedy and optimal
 
@@ -35,8 +35,11 @@ def main(argv: list[str]) -> None:
             text = f.read()
         size = int(argv[3]) if len(argv) > 3 else 4000
         chunks = [text[k : k + 20000] for k in range(0, len(text), 20000)]
-        Tokenizer.train(iter(chunks), vocab_size=size, profile="paper", split_operators=True,
-                        show_progress=False).save(argv[2])
+        if len(argv) > 5:  # a profile and a fuse mode (js/bench/engine.mjs: compact, frequent)
+            options = {"profile": argv[4], "fuse": argv[5]}
+        else:
+            options = {"profile": "paper", "split_operators": True}
+        Tokenizer.train(iter(chunks), vocab_size=size, show_progress=False, **options).save(argv[2])
         return
     with open(argv[2], encoding="utf-8", newline="") as f:
         text = f.read()

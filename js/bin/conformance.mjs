@@ -58,7 +58,14 @@ function run(v) {
   }
 }
 
+// The engine (src/engine.mjs): the C core in WebAssembly, or the JavaScript reference with FUNCTOK_PURE=1.
+const ENGINE_LANGUAGE = { wasm: 'c (wasm32, zig cc) behind javascript', reference: 'javascript' };
+if (process.argv.includes('--version')) {
+  console.log(`functok-js ${functok.VERSION} (spec ${functok.SPEC_VERSION}, engine: ${functok.engine()})`);
+  process.exit(0);
+}
+
 await serve({
-  implementation: { name: 'functok-js', version: functok.VERSION, language: 'javascript' },
+  implementation: { name: `functok-js (${functok.engine()})`, version: functok.VERSION, language: ENGINE_LANGUAGE[functok.engine()] },
   spec_versions: [functok.SPEC_VERSION],
 }, run);

@@ -1,4 +1,5 @@
-// The conformance suite, two ways:
+// The conformance suite, on the engine this process runs (src/engine.mjs: the wasm core by
+// default, the JavaScript reference with FUNCTOK_PURE=1; the adapter inherits the choice), two ways:
 // 1. every vector of conformance/vectors/, sent to js/bin/conformance.mjs over the runner protocol
 //    (conformance/PROTOCOL.md) and judged as conformance/INTERPRETING.md says, in Node alone;
 // 2. the Python runner itself (`python -m functok.conformance --command ...`), when
@@ -9,10 +10,17 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { judgeVectors } from './vectors.mjs';
+import { engine } from '../src/index.mjs';
 
 const JS = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ROOT = join(JS, '..');
 const ADAPTER = join(JS, 'bin', 'conformance.mjs');
+
+test('the adapter runs on this process\'s engine and says so', () => {
+  const r = spawnSync(process.execPath, [ADAPTER, '--version'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, new RegExp(`engine: ${engine()}\\)`));
+});
 
 test('every vector passes through the protocol adapter', async (t) => {
   const counts = await judgeVectors(t, ADAPTER);

@@ -11,12 +11,15 @@ import { TokenVocabulary } from '../src/tokenizer/vocabulary.mjs';
 const VECTORS = fileURLToPath(new URL('../../conformance/vectors/segment.json', import.meta.url));
 const vectors = JSON.parse(readFileSync(VECTORS, 'utf8')).tests;
 
-/** The calls of Segmenter.prototype.segment during f(). */
+/** The calls of the reference's Segmenter.prototype.segment during f(), run on the reference
+ * engine (on the wasm engine the core's segmenter runs instead; differential.test.mjs compares). */
 function segmenterCalls(f) {
   const original = Segmenter.prototype.segment;
+  const engine = functok.engine();
   let calls = 0;
   Segmenter.prototype.segment = function counted(...args) { calls++; return original.apply(this, args); };
-  try { return [f(), calls]; } finally { Segmenter.prototype.segment = original; }
+  functok.setEngine('reference');
+  try { return [f(), calls]; } finally { Segmenter.prototype.segment = original; functok.setEngine(engine); }
 }
 
 test('every segment vector runs the Tokenizer\'s Segmenter, through a TokenVocabulary', () => {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Builds the C core (native/src/, without the CPython binding) and exports.c into
-// native/wasm/build/functok-core.wasm with `zig cc` from the ziglang package on PyPI (the dev
+// Builds the C core (native/src/, without the CPython binding), exports.c (the codec's exports)
+// and engine.c (the tokenizer engine's: BPE, tiktoken's merge, the segmenter, the caches and the
+// detokenizer) into native/wasm/build/functok-core.wasm with `zig cc` from the ziglang package on PyPI (the dev
 // extra installs it). The module imports nothing (no WASI shim needed): it runs in Node and in
 // browsers as is. The build folder is not committed: the core changes with every native/src
 // commit, and a committed binary would need a rebuild and a freshness check on each of them.
@@ -18,9 +19,13 @@ const root = join(here, '..', '..');
 export const WASM_PATH = join(here, 'build', 'functok-core.wasm');
 
 // The core's files: every native/src file but the binding's (module.c, bind_*.c).
-export const CORE_SOURCES = ['cpbuf', 'ucd', 'normalize', 'split', 'encode', 'pretokens', 'decode']
+export const CORE_SOURCES = ['cpbuf', 'ucd', 'normalize', 'split', 'encode', 'pretokens', 'decode', 'bpe', 'vocab',
+  'tokenizer', 'segment', 'detokenize']
   .map((name) => join(root, 'native', 'src', `${name}.c`));
-const EXPORTS = ['malloc', 'free', 'fk_init', 'fk_answer', 'fk_answer_free', 'fk_encode', 'fk_pretokens', 'fk_split', 'fk_decode'];
+const EXPORTS = ['malloc', 'free', 'fk_init', 'fk_answer', 'fk_answer_free', 'fk_encode', 'fk_pretokens', 'fk_split', 'fk_decode',
+  'fk_engine_new', 'fk_engine_free', 'fk_engine_clear_caches', 'fk_engine_chars', 'fk_engine_merges', 'fk_engine_bytes',
+  'fk_engine_ranks', 'fk_engine_segmenter', 'fk_engine_encode', 'fk_table_new', 'fk_table_free', 'fk_table_decode'];
+const GLUE = ['exports.c', 'engine.c'].map((name) => join(here, name));
 
 function zigCommand() {
   if (process.env.FUNCTOK_ZIG) return process.env.FUNCTOK_ZIG.split(/\s+/).filter(Boolean);
@@ -36,8 +41,10 @@ export function build({ quiet = false } = {}) {
   const args = [...prefix, 'cc', '--target=wasm32-wasi', '-std=c11', '-O2', '-Wall', '-Wextra',
     '-s', // no debug sections: 90 KB instead of 1 MB
     '-mexec-model=reactor', // a library: no main, and _initialize runs the C runtime's constructors
+    '-Wl,-z,stack-size=1048576', // 1 MiB of stack, not zig's 16 MiB: a page's memory starts at 2 MB, not 17
+    // (the core keeps nothing large on the stack; its one recursion, NFC's decomposition, stops at 32 deep)
     ...EXPORTS.map((name) => `-Wl,--export=${name}`),
-    '-o', WASM_PATH, join(here, 'exports.c'), ...CORE_SOURCES];
+    '-o', WASM_PATH, ...GLUE, ...CORE_SOURCES];
   const started = Date.now();
   const run = spawnSync(command, args, { cwd: root, encoding: 'utf8' });
   if (run.error) throw new Error(`cannot run ${command} (install ziglang from PyPI, or set FUNCTOK_ZIG): ${run.error.message}`);

@@ -15,28 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/core.h"
+#include "glue.h"
 
-enum { FK_OK = 0, FK_NO_MEMORY = -1, FK_SURROGATE = -2, FK_REPLACEMENT = -3, FK_DECODE_ERROR = -4 };
-enum { UTF8 = 1, UTF16 = 2 }; /* the input's encoding: the width of its code units */
-
-/* What the last call answered: UTF-16 units (a stream or a text), and/or where each pre-token
- * or piece ends in them (UTF-16 offsets). `same` is 1 when the units would equal the input:
- * then the glue returns its own string and `units` is empty. After FK_DECODE_ERROR, the strict
- * decoder's error (8.2): its kind's name, its offset in code points and the pure path's message.
- * Read through fk_answer's pointer (exports.c and core.mjs agree on this layout). */
-typedef struct {
-    uint16_t *units;
-    size_t len;
-    size_t *ends;
-    size_t n_ends;
-    int same;
-    const char *error_kind;
-    size_t error_offset;
-    const char *error_message;
-} answer_t;
-
-static answer_t answer;
+answer_t answer;
 
 answer_t *fk_answer(void) { return &answer; }
 
@@ -86,7 +67,7 @@ static int utf8_code_points(const uint8_t *s, size_t n, uint32_t *cps, size_t *l
 }
 
 /* The code points of the input (n code units of `width` bytes: UTF8 or UTF16), in a new array. */
-static int to_code_points(const void *input, size_t n, int width, int allow_surrogates, uint32_t **out, size_t *len) {
+int to_code_points(const void *input, size_t n, int width, int allow_surrogates, uint32_t **out, size_t *len) {
     uint32_t *cps = malloc((n ? n : 1) * sizeof *cps); /* a code point per unit at most */
     if (!cps) return FK_NO_MEMORY;
     int rc = width == UTF8 ? utf8_code_points(input, n, cps, len) : utf16_code_points(input, n, allow_surrogates, cps, len);
@@ -95,9 +76,9 @@ static int to_code_points(const void *input, size_t n, int width, int allow_surr
     return FK_OK;
 }
 
-/* The UTF-16 units of cps[0:n] into answer.units; ends (code point offsets into cps), if any,
+/* The UTF-16 units of cps[0:n] into answer.units (glue.h); ends (code point offsets into cps), if any,
  * become UTF-16 offsets in place. */
-static int to_units(const uint32_t *cps, size_t n, size_t *ends, size_t n_ends) {
+int to_units(const uint32_t *cps, size_t n, size_t *ends, size_t n_ends) {
     if (n > SIZE_MAX / 2 / sizeof(uint16_t)) return FK_NO_MEMORY;
     uint16_t *u = malloc((n ? 2 * n : 1) * sizeof *u);
     if (!u) return FK_NO_MEMORY;
@@ -114,6 +95,28 @@ static int to_units(const uint32_t *cps, size_t n, size_t *ends, size_t n_ends) 
     while (e < n_ends) ends[e++] = j;
     answer.units = u;
     answer.len = j;
+    return FK_OK;
+}
+
+int units_in_place(cpbuf *cps) {
+    uint16_t *u = (uint16_t *)(void *)cps->data;
+    size_t j = 0;
+    for (size_t i = 0; i < cps->len; i++) {
+        /* unit j <= 2i: its bytes end before cps->data[i + 1], and cps->data[i] is read already */
+        uint32_t c = cps->data[i];
+        uint16_t pair[2] = {(uint16_t)c, 0};
+        size_t k = 1;
+        if (c >= 0x10000) {
+            pair[0] = (uint16_t)(0xD800 + ((c - 0x10000) >> 10));
+            pair[1] = (uint16_t)(0xDC00 + ((c - 0x10000) & 0x3FF));
+            k = 2;
+        }
+        memcpy(u + j, pair, k * sizeof *pair);
+        j += k;
+    }
+    answer.units = u; /* handed over: fk_answer_free frees it */
+    answer.len = j;
+    cpbuf_init(cps);
     return FK_OK;
 }
 
@@ -209,27 +212,45 @@ int fk_split(const void *input, size_t n_units, int width, int max_digits) {
     return FK_OK;
 }
 
-/* Spec 7 and 8: the text of a stream. Lone surrogates reach the decoder as surrogate code points
- * (it reports them, or replaces them when lenient); max_output bounds what repeats produce. */
+/* Whether n UTF-16 units hold a surrogate pair (then they are not one code point each). */
+static int has_pair(const uint16_t *u, size_t n) {
+    for (size_t i = 0; i + 1 < n; i++)
+        if (u[i] - 0xD800u < 0x400u && u[i + 1] - 0xDC00u < 0x400u) return 1;
+    return 0;
+}
+
+/* Spec 7 and 8: the text of a stream. UTF-16 input without a surrogate pair is read in place,
+ * two bytes a code point (decode_stream's width 2), so memory is the input, the output's code
+ * points and nothing else; other input becomes code points first. Lone surrogates reach the
+ * decoder as surrogate code points (it reports them, or replaces them when lenient);
+ * max_output bounds what repeats produce. */
 int fk_decode(const void *input, size_t n_units, int width, int strict, uint64_t max_output) {
     static decode_error error; /* its message outlives the call, for the glue to read */
     fk_answer_free();
-    uint32_t *cps;
-    size_t n;
-    int rc = to_code_points(input, n_units, width, 1, &cps, &n);
-    if (rc) return rc;
+    uint32_t *cps = NULL;
+    const void *stream = input;
+    size_t n = n_units;
+    int w = 2, rc = FK_OK;
+    if (width != UTF16 || has_pair(input, n_units)) {
+        if ((rc = to_code_points(input, n_units, width, 1, &cps, &n))) return rc;
+        stream = cps;
+        w = 4;
+    }
     int plain = 1; /* no surrogate and nothing of U+E000..U+EFFF: the text is its own decoding */
-    for (size_t i = 0; i < n && plain; i++) plain = !(cps[i] - 0xD800u < 0x800u || cps[i] - 0xE000u < 0x1000u);
+    for (size_t i = 0; i < n && plain; i++) {
+        uint32_t c = w == 2 ? ((const uint16_t *)stream)[i] : cps[i];
+        plain = !(c - 0xD800u < 0x800u || c - 0xE000u < 0x1000u);
+    }
     cpbuf out;
     cpbuf_init(&out);
     if (plain) answer.same = 1;
-    else if (decode_stream(cps, 4, n, strict, max_output, &out, &error)) rc = FK_NO_MEMORY;
+    else if (decode_stream(stream, w, n, strict, max_output, &out, &error)) rc = FK_NO_MEMORY;
     else if (error.kind != DECODE_OK) {
         answer.error_kind = decode_error_name(error.kind);
         answer.error_offset = error.offset;
         answer.error_message = error.message;
         rc = FK_DECODE_ERROR;
-    } else rc = to_units(out.data, out.len, NULL, 0);
+    } else rc = units_in_place(&out);
     free(cps);
     cpbuf_free(&out);
     return rc;

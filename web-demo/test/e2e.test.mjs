@@ -20,6 +20,7 @@ import { CHROMIUM, CHROMIUM_ARGS, ROOT, describeFirstSample, isLocal, measureFir
 
 const OUTPUT = join(ROOT, "test-output", "web-demo");
 const WASM_BUILT = existsSync(join(ROOT, "wasm", "dist", "bundle.json"));
+const WASM_CORE_BUILT = existsSync(join(ROOT, "js", "src", "engine", "wasm-module.mjs")); // the C core, for functok for JavaScript
 const PYODIDE_TIMEOUT_MS = 180_000;
 const COLD_LOADS = 5;
 
@@ -71,6 +72,14 @@ describe("web demo in headless Chromium", { timeout: PYODIDE_TIMEOUT_MS * 2 }, (
       },
     });
     for (const line of describeFirstSample(result)) t.diagnostic(line);
+  });
+
+  // The package runs on the C core in WebAssembly once the checkout is built (npm run build
+  // writes js/src/engine/wasm-module.mjs), and the page says so.
+  test("the tokens run on the engine the package picks: wasm in a built checkout", async () => {
+    await page.waitForSelector("body[data-engine]", { state: "attached" });
+    assert.equal(await page.getAttribute("body", "data-engine"), WASM_CORE_BUILT ? "wasm" : "reference");
+    assert.match(await page.textContent("#js-version"), WASM_CORE_BUILT ? /on the C core in WebAssembly/ : /on the JavaScript reference/);
   });
 
   test("typing shows pieces with chips and an exact round trip", async (t) => {
@@ -210,6 +219,8 @@ describe("web demo in headless Chromium", { timeout: PYODIDE_TIMEOUT_MS * 2 }, (
     servers.push(started.server);
     const packaged = await openPage(await started.url);
     t.diagnostic(`packaged copy: first encoded sample at ${await packaged.getAttribute("body", "data-first-sample-ms")} ms`);
+    await packaged.waitForSelector("body[data-engine]", { state: "attached" });
+    assert.equal(await packaged.getAttribute("body", "data-engine"), WASM_CORE_BUILT ? "wasm" : "reference", "the packaged copy carries the core");
     await packaged.fill("#input", "HELLO");
     await packaged.selectOption("#profile", "compact");
     await packaged.waitForFunction(() => [...document.querySelectorAll("#pieces .chip")].some((n) => n.textContent === "UPPERCASE 0–5"));

@@ -122,6 +122,12 @@ export class DecodeStream {
     }
   }
 
+  /**
+   * The text of whole units of the format's stream (functok's decode, spec 7 and 8); a subclass
+   * may decode them elsewhere with the same output and errors (the engine seam, src/engine.mjs).
+   */
+  _decodeUnits(units, options) { return decodeStream(units, options); }
+
   /** Decode and drop _pending up to the last cut (all of it when `all`); the text. */
   _release(all) {
     this._findCut();
@@ -131,7 +137,7 @@ export class DecodeStream {
     const points = [...chunk].length;
     let text;
     try {
-      text = decodeStream(chunk, { errors: this.errors, maxOutput: Math.max(0, this.maxOutput - this._output) });
+      text = this._decodeUnits(chunk, { errors: this.errors, maxOutput: Math.max(0, this.maxOutput - this._output) });
     } catch (e) {
       if (!(e instanceof FormatError)) throw e;
       const index = this._owners[e.offset] ?? this._owners[points - 1];

@@ -63,16 +63,16 @@ export class Tokenizer {
     const [h, hf] = fileParts(data, source);
     const options = { splitter: h.splitter, normalize: h.normalize, profile: h.profile, specVersion: h.specVersion, source };
     if (Object.hasOwn(data.functok, 'fuse')) options.fuse = h.fuse; else options.splitOperators = h.splitOperators;
-    return new Tokenizer(hf, options);
+    return new this(hf, options); // `this`: a subclass (the engine seam's) makes its own kind
   }
 
   /** A tokenizer from the text of its file; `source` names it in errors. */
-  static fromStr(text, { source = '<string>' } = {}) { return Tokenizer.fromJSON(parseJson(text, source), source); }
+  static fromStr(text, { source = '<string>' } = {}) { return this.fromJSON(parseJson(text, source), source); }
 
   /** A tokenizer from a file (Node only): UTF-8 without a BOM, else a TokenizerFileError naming it (spec 14.1). */
   static fromFile(path) {
     const source = String(path);
-    return Tokenizer.fromStr(decodeUtf8(readBytes(nodeFs(), path), source), { source });
+    return this.fromStr(decodeUtf8(readBytes(nodeFs(), path), source), { source });
   }
 
   /** The tokenizer file's text. */
