@@ -77,6 +77,12 @@ torch_lane() {
     echo "import site; site.addsitedir('$dev_site')" > "$torch_site/functok-dev-packages.pth"
     .venv-torch/bin/python -m pip install -q --disable-pip-version-check --find-links /opt/wheels 'torch==2.13.0+cpu'
     .venv-torch/bin/python -m pytest -q -p no:cacheprovider tests/test_constrain_torch.py
+    step "transformers' own tokenizer tests (TokenizerTesterMixin, from its sdist) against FunctokTokenizer"
+    # With torch, which some of the mixin's tests need; RUN_SLOW=1 runs the one marked slow. Only
+    # this lane names the folder (the module is skipped without it).
+    export FUNCTOK_TRANSFORMERS_TESTS="$PWD/.cache/functok/transformers-tests"
+    .venv/bin/python scripts/fetch_transformers_tests.py "$FUNCTOK_TRANSFORMERS_TESTS"
+    RUN_SLOW=1 .venv-torch/bin/python -m pytest -q -p no:cacheprovider -rs tests/test_transformers_mixin.py
 }
 
 native_and_node_lane() {
