@@ -18,9 +18,11 @@ from datatrove.data import Document as DatatroveDocument
 from datatrove.executor.local import LocalPipelineExecutor
 from datatrove.pipeline.base import PipelineStep
 
+from ..chunks import InputError
 from .corpus import CorpusReader, total_bytes
 
-__all__ = ["CorpusShardReader", "FileLoggingLocalExecutor", "corpus_pipeline", "read_records", "shard_of"]
+__all__ = ["CorpusShardReader", "FileLoggingLocalExecutor", "corpus_pipeline", "ray_executor", "read_records",
+           "shard_of"]
 
 PROGRESS_EVERY = 0.5  # seconds between a task's progress notes
 
@@ -68,6 +70,16 @@ class CorpusShardReader(PipelineStep):
         self.files, self.records, self.field, self.skip_bad = list(files), records, field, skip_bad
 
     def run(self, data: Any = None, rank: int = 0, world_size: int = 1) -> Any:
+        """The task's documents; bad input (InputError) is noted in ``failed-<rank>.json`` before
+        it ends the task, so that the command can name it whichever executor ran the task."""
+        Path(self.records, f"failed-{rank:05d}.json").unlink(missing_ok=True)  # of an earlier try
+        try:
+            yield from self._documents(rank, world_size)
+        except InputError as error:
+            self._note(f"failed-{rank:05d}.json", {"error": str(error)})
+            raise
+
+    def _documents(self, rank: int, world_size: int) -> Any:
         mine, share = shard_of(self.files, rank, world_size)
         reader = CorpusReader(mine, field=self.field, skip_bad=self.skip_bad, unit="file", share=share)
         part = 1 if share is None else world_size  # a task that shares every file reads 1/part of it
@@ -102,6 +114,29 @@ def read_records(records: Path, prefix: str) -> dict[int, dict]:
         except (ValueError, OSError):  # a note being replaced this instant
             continue
     return out
+
+
+def ray_executor(pipeline: list, *, tasks: int, workers: int, logging_dir: str, address: str | None) -> Any:
+    """datatrove's ``RayPipelineExecutor`` for ``pipeline``, on the Ray cluster at ``address``
+    (``ray.init(address=...)``: ``auto``, ``ray://host:10001``...), or, without one (and without
+    ``RAY_ADDRESS``), on a local cluster of ``workers`` CPUs that this process starts. Returns the
+    executor and whether this call started Ray (then ``ray.shutdown()`` after the run).
+    The tasks' log lines stay in ``logging_dir``, not on the terminal."""
+    import ray
+    from datatrove.executor.ray import RayPipelineExecutor
+
+    started = not ray.is_initialized()
+    if started:
+        local = address is None and not os.environ.get("RAY_ADDRESS")
+        ray.init(address=address, num_cpus=workers if local else None, log_to_driver=False,
+                 include_dashboard=False, logging_level="warning")
+    # One CPU and RAY_TASK_MEMORY_GB (1 GB) reserved per task: what Ray schedules by, not a limit.
+    executor = RayPipelineExecutor(pipeline, tasks=tasks, workers=workers, logging_dir=logging_dir,
+                                   cpus_per_task=1, mem_per_cpu_gb=RAY_TASK_MEMORY_GB)
+    return executor, started
+
+
+RAY_TASK_MEMORY_GB = 1
 
 
 class FileLoggingLocalExecutor(LocalPipelineExecutor):
