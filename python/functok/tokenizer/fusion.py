@@ -248,6 +248,7 @@ def add_fusion_merges(trained: dict, split_counts: Counter[str], chains: Counter
     k = len(fusion_merges(chains, tokens, limit=len(merges_of(full)), min_count=price))
     if k == 0:
         return full
+    del tokens  # before the next segmentation is built, not after: the two would be held at once
     tokens = greedy_tokens(truncate(trained, budget - k), words)
     merges = fusion_merges(chains, tokens, limit=k, min_count=floor)
     # On the coarser segmentation the chains may offer fewer than k merges: the room they leave
