@@ -38,10 +38,10 @@ import train_corpus  # noqa: E402
 PYTHON = sys.executable
 
 
-def run_child(argv: list[str]) -> tuple[float, float]:
+def run_child(argv: list[str], env: dict | None = None) -> tuple[float, float]:
     """Runs ``argv`` to the end; its wall seconds and peak RSS in MB (that child's own)."""
     start = time.perf_counter()
-    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - start
     stderr = process.stderr.read().decode(errors="replace")
@@ -52,9 +52,12 @@ def run_child(argv: list[str]) -> tuple[float, float]:
     return wall, usage.ru_maxrss / 1024
 
 
-def functok_train(corpus: Path, out: Path, vocab: int, *extra: str) -> tuple[float, float]:
+def functok_train(corpus: Path, out: Path, vocab: int, *extra: str, package: Path | None = None
+                  ) -> tuple[float, float]:
+    """functok train; ``package``: the ``python/`` folder of another checkout to run instead."""
+    env = None if package is None else dict(os.environ, PYTHONPATH=str(package))
     return run_child([PYTHON, "-m", "functok", "train", "--corpus", str(corpus), "--vocab-size", str(vocab),
-                      "--out", str(out), "--no-progress", *extra])
+                      "--out", str(out), "--no-progress", *extra], env)
 
 
 def hf_train(corpus: Path, vocab: int) -> tuple[float, float]:
@@ -98,10 +101,12 @@ def child_hf(folder: Path, vocab: int) -> None:
 def child_count(folder: Path, workers: int, min_count: int) -> None:
     """functok train's counting step alone, with Tokenizer.train's default options."""
     from functok.commands.corpus import CorpusReader
+    from functok.commands.train import count_options
     from functok.commands.train_count import count_corpus
 
     reader = CorpusReader([str(folder)], field="text", skip_bad=False, unit="chunks", max_line=100_000)
-    counts = count_corpus((doc.text for doc in reader.documents()), workers=workers, min_count=min_count)
+    counts = count_corpus((doc.text for doc in reader.documents()), count_options({}), workers=workers,
+                          min_count=max(1, min_count))
     print(len(counts.words), len(counts.chains or ()))
 
 
@@ -136,6 +141,9 @@ def main() -> int:
     parser.add_argument("--stdlib-of", action="append", default=[], metavar="PYTHON")
     parser.add_argument("--only", default="train,workers,memory")
     parser.add_argument("--min-count", type=int, default=0, help="also measure pruning at this count (memory)")
+    parser.add_argument("--before", type=Path, default=None, metavar="PYTHON_FOLDER",
+                        help="also time functok train from this checkout's python/ folder (an earlier commit, "
+                             "its C core built or copied in), and compare the files")
     parser.add_argument("--workers", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--child", choices=("hf", "count"), help=argparse.SUPPRESS)
     parser.add_argument("folder", nargs="?", type=Path, help=argparse.SUPPRESS)
@@ -157,6 +165,12 @@ def main() -> int:
         if "train" in only:
             f_wall, f_rss = functok_train(corpus, tmp / "functok.json", args.vocab_size)
             row("functok train (defaults, --workers 1)", f_wall, f_rss)
+            if args.before:
+                b_wall, b_rss = functok_train(corpus, tmp / "before.json", args.vocab_size, package=args.before)
+                row("functok train, before (--before)", b_wall, b_rss)
+                same = (tmp / "before.json").read_bytes() == (tmp / "functok.json").read_bytes()
+                print(f"functok train now / before: wall {f_wall / b_wall:.2f}x, peak RSS {f_rss / b_rss:.2f}x; "
+                      f"files identical: {same}", flush=True)
             h_wall, h_rss = hf_train(corpus, args.vocab_size)
             row("tokenizers BpeTrainer, ByteLevel, train_from_iterator", h_wall, h_rss)
             print(f"functok / tokenizers: wall {f_wall / h_wall:.2f}x (goal <= 1.0), peak RSS {f_rss / h_rss:.2f}x "

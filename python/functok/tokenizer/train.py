@@ -25,9 +25,12 @@ encodes any pre-token, however long, losslessly; it only learns no token longer 
 
 from __future__ import annotations
 
+import gc
 import json
 import os
+import pickle
 import re
+from array import array
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -41,9 +44,10 @@ from ..pretokenize import pretokens as codec_pretokens
 from .bpe import BYTE_TOKENS
 from .file import with_byte_tokens
 from .fusion import ChainCounter, add_fusion_merges
+from .memory import release_freed_memory
 
 __all__ = ["CountOptions", "Corpus", "DEFAULT_FUSE", "DEFAULT_PROFILE", "MAX_MIN_FREQUENCY", "MAX_TRAINING_PRETOKEN",
-           "MAX_VOCAB_SIZE", "PretokenCounts", "bounded_chains", "bounded_counts", "check_training_options",
+           "MAX_VOCAB_SIZE", "PackedCounts", "PretokenCounts", "bounded_chains", "bounded_counts", "check_training_options",
            "count_texts", "train_bpe",
            "train_counts", "with_byte_tokens"]
 
@@ -87,18 +91,51 @@ def train_bpe(
     if isinstance(corpus, PretokenCounts):
         if corpus.options != options:
             raise ValueError(f"the counts were made with {corpus.options}, not {options}")
-        counted = corpus
+        words, chains = corpus.take()
     else:
-        counted = count_texts(_texts(corpus), options)
-    counts = bounded_counts(counted.words)
-    alphabet = kept_alphabet(counts, room if limit_alphabet is None else min(limit_alphabet, room))
-    trained = train_counts(counts, vocab_size - 256, alphabet=alphabet, min_frequency=min_frequency,
+        words, chains = count_texts(_texts(corpus), options).take()
+    words = bounded_counts(words)
+    alphabet = kept_alphabet(words, room if limit_alphabet is None else min(limit_alphabet, room))
+    # While the trainer runs (its own tables are the peak of the process), the counts wait in
+    # flat form: a Python object per pre-token and per chain cost several times their text.
+    packed = PackedCounts(words)
+    packed_chains = None if chains is None else pickle.dumps(bounded_chains(chains), pickle.HIGHEST_PROTOCOL)
+    del words, chains
+    gc.collect()  # the counting left cycles behind (some 30 MB on 20 MB of code)
+    release_freed_memory()
+    trained = train_counts(packed, vocab_size - 256, alphabet=alphabet, min_frequency=min_frequency,
                            special_tokens=special_tokens, show_progress=show_progress)
     release_freed_memory()
-    if counted.chains is not None:
-        trained = add_fusion_merges(trained, counts, bounded_chains(counted.chains), vocab_size,
+    if packed_chains is not None:  # the fusion step reads the pre-tokens' counts in one pass: packed
+        trained = add_fusion_merges(trained, packed, pickle.loads(packed_chains), vocab_size,
                                     min_frequency=min_frequency)
     return with_byte_tokens(trained, special_tokens)
+
+
+class PackedCounts:
+    """Pre-token counts in two flat objects: the pre-tokens joined by a character none of them
+    holds (:func:`_separator`), in UTF-8, and their counts in an array, in the same order.
+
+    >>> packed = PackedCounts(Counter({"ab": 3, "ç": 1}))
+    >>> list(packed.items())
+    [('ab', 3), ('ç', 1)]
+    """
+
+    def __init__(self, counts: Counter[str]) -> None:
+        self.separator = _separator(counts)
+        # UTF-8 finds the separator's bytes only where it stands (no character's bytes hold
+        # another's); "surrogatepass": an iterable of texts may hold what a file cannot
+        self.data = self.separator.join(counts).encode("utf-8", "surrogatepass")
+        self.counts = array("Q", counts.values())
+
+    def items(self) -> Iterator[tuple[str, int]]:
+        cut = self.separator.encode("utf-8")
+        start = 0
+        for n in self.counts:
+            end = self.data.find(cut, start)
+            end = len(self.data) if end < 0 else end
+            yield self.data[start:end].decode("utf-8", "surrogatepass"), n
+            start = end + len(cut)
 
 
 @dataclass(frozen=True)
@@ -131,6 +168,13 @@ class PretokenCounts:
         self.words.update(other.words)
         if self.chains is not None and other.chains is not None:
             self.chains.update(other.chains)
+
+    def take(self) -> tuple[Counter[str], Counter[tuple[str, ...]] | None]:
+        """The counts, handed over: this object is empty afterwards (``train_bpe`` takes the
+        counts it is given, so that it can free them while the trainer runs)."""
+        words, chains = self.words, self.chains
+        self.words, self.chains = Counter(), None if chains is None else Counter()
+        return words, chains
 
     def pruned(self, min_count: int) -> PretokenCounts:
         """These counts without the pre-tokens and chains seen fewer than ``min_count`` times."""
@@ -232,14 +276,14 @@ def _runs(chain: tuple[str, ...], limit: int) -> Iterator[tuple[str, ...]]:
         yield tuple(run)
 
 
-def train_counts(counts: Counter[str], trainer_size: int, *, alphabet: list[str] | None = None,
+def train_counts(counts: Counter[str] | PackedCounts, trainer_size: int, *, alphabet: list[str] | None = None,
                  min_frequency: int = 0, special_tokens: Sequence[str] = (),
                  show_progress: bool = False, byte_fallback: bool = True) -> dict:
     """Hugging Face's ``BpeTrainer`` on pre-token counts, to ``trainer_size`` entries (special
     tokens, alphabet and merges; the byte tokens come later): its ``tokenizer.json`` as a dict.
-    ``alphabet`` None keeps every character. Each pre-token is one sequence to a tokenizer with
-    no normalizer and no pre-tokenizer, as often as it occurs, so the trainer's word counts are
-    exactly ``counts``. ``byte_fallback`` is only the flag the model records (functok compare's
+    ``alphabet`` None keeps every character. Each pre-token is one word to a tokenizer with
+    no normalizer, as often as it occurs (many to a sequence, cut apart by the pre-tokenizer), so
+    the trainer's word counts are exactly ``counts``. ``byte_fallback`` is only the flag the model records (functok compare's
     paper protocol records False): the trainer learns the same merges either way."""
     try:
         from tokenizers import Tokenizer as HFTokenizer
@@ -256,7 +300,7 @@ def train_counts(counts: Counter[str], trainer_size: int, *, alphabet: list[str]
         **({} if alphabet is None else {"initial_alphabet": alphabet, "limit_alphabet": len(alphabet)}),
     )
     hf = HFTokenizer(models.BPE(byte_fallback=byte_fallback))  # no normalizer
-    separator = _separator(counts)
+    separator = counts.separator if isinstance(counts, PackedCounts) else _separator(counts)
     # Each sequence is many pre-tokens joined by a character none of them holds, which the
     # pre-tokenizer cuts out again: the trainer counts exactly the same words. One pre-token per
     # sequence cost the trainer a sequence's overhead (a string taken from Python, a normalized
@@ -268,26 +312,13 @@ def train_counts(counts: Counter[str], trainer_size: int, *, alphabet: list[str]
     return trained
 
 
-def release_freed_memory() -> None:
-    """Hands the memory the trainer freed back to the system, where the C library allows
-    (glibc's ``malloc_trim``). The trainer's threads each free into an arena of their own, which
-    glibc keeps: without this, the fusion step that follows (or the next training) would start
-    some 250 MB higher on 20 MB of code, and the process's peak would be that much higher."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None).malloc_trim(0)
-    except (OSError, AttributeError):  # not glibc: nothing to do
-        pass
-
-
 def _separator(counts: Counter[str]) -> str:
     """The first character (from U+0001 up) that no pre-token holds."""
     present = set("".join(counts))
     return next(chr(c) for c in range(1, 0x110000) if chr(c) not in present and not 0xD800 <= c <= 0xDFFF)
 
 
-def separated_texts(counts: Counter[str], separator: str, size: int = 1 << 14) -> Iterator[str]:
+def separated_texts(counts: Counter[str] | PackedCounts, separator: str, size: int = 1 << 14) -> Iterator[str]:
     """Each pre-token as often as it occurred, joined by ``separator`` into texts of about
     ``size`` code points (a frequent pre-token's run cut across several), in ``counts``' order.
 
@@ -374,21 +405,6 @@ def kept_alphabet(counts: Counter[str], limit: int) -> list[str] | None:
             frequency[ch] += k * n
     ranked = sorted(frequency, key=lambda ch: (-frequency[ch], ord(ch)))
     return sorted(ranked[:limit])
-
-
-def word_batches(counts: Counter[str], size: int = 8192) -> Iterator[list[str]]:
-    """Each pre-token as often as it occurred, in lists of about ``size``."""
-    batch: list[str] = []
-    for word, n in counts.items():
-        while n:
-            take = min(n, size - len(batch))
-            batch.extend(repeat(word, take))
-            n -= take
-            if len(batch) >= size:
-                yield batch
-                batch = []
-    if batch:
-        yield batch
 
 
 def alphabet_room(vocab_size: int, special_tokens: list[str]) -> int:
