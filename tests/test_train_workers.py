@@ -98,3 +98,28 @@ def test_bad_worker_options_are_refused(tmp_path, capsys, args, message):
     assert train("--corpus", str(corpus(tmp_path / "c")), "--out", str(tmp_path / "t.json"), *args) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_the_datatrove_counting_pipeline_trains_the_same_file(tmp_path, capsys):
+    """Counted by a datatrove pipeline (3 tasks, LocalPipelineExecutor), merged in rank order:
+    the tokenizer functok train writes, byte for byte."""
+    pytest.importorskip("datatrove")
+    from datatrove.executor.local import LocalPipelineExecutor
+
+    from functok import Tokenizer
+    from functok.commands.count_pipeline import count_pipeline
+    from functok.integrations.datatrove import merge_counts
+
+    folder = corpus(tmp_path / "c")
+    for k in range(3):  # five files, so that every task reads some
+        (folder / f"more{k}.txt").write_text("".join(texts(80)[40 + 10 * k:50 + 10 * k]), encoding="utf-8")
+    assert train("--corpus", str(folder), "--out", str(tmp_path / "cli.json")) == 0
+    out = tmp_path / "counts"
+    LocalPipelineExecutor(count_pipeline([str(folder)], str(out)), tasks=3, workers=1,
+                          logging_dir=str(out / "logs")).run()
+    assert sorted(p.name for p in out.glob("counts-*.jsonl")) == [f"counts-0000{r}.jsonl" for r in range(3)]
+    trained = Tokenizer.train(merge_counts(out), vocab_size=400, show_progress=False)
+    assert trained.to_str() == (tmp_path / "cli.json").read_text(encoding="utf-8")
+    (out / "counts-00001.jsonl").unlink()
+    with pytest.raises(ValueError, match="a task's file is missing"):
+        merge_counts(out)
