@@ -11,6 +11,9 @@ itself is :meth:`functok.Tokenizer.train`, whose options this command passes on 
 out keeps that method's default) and whose bounds it checks before reading: ``--vocab-size`` at
 most 2**24, ``--min-frequency`` from 0 to 2**64 - 1, ``--limit-alphabet`` at least 0, special
 tokens non-empty (:mod:`functok.tokenizer.train`). ``--out`` must not be a corpus file.
+``--workers N`` counts the pre-tokens in N processes (:mod:`.train_count`) and trains on the
+sum, the same tokenizer for every N; ``--min-count N`` drops, in each worker's shard, what it
+saw fewer than N times.
 """
 
 from __future__ import annotations
@@ -205,7 +208,8 @@ forms and folders of them, streamed with flat memory. Bad input stops the run wi
 naming the file and byte offset (or line), unless --skip-bad skips and counts it. Lines over
 --max-line-chars are skipped and counted; pre-tokens over 1,000 code points are cut for counting
 (training time stays linear in a line's length). --out must not be a corpus file. Options left
-out keep Tokenizer.train's defaults."""
+out keep Tokenizer.train's defaults. --workers N counts the pre-tokens in N processes (the same
+tokenizer for every N); --min-count N prunes each worker's counts (docs/corpus.md)."""
 
 
 def add_command(subparsers: Any) -> None:
