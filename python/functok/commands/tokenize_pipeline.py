@@ -65,9 +65,11 @@ class CorpusShardReader(PipelineStep):
     name = "functok corpus reader"
     type = "📖 - READER"
 
-    def __init__(self, files: list[str], records: str, *, field: str = "text", skip_bad: bool = False) -> None:
+    def __init__(self, files: list[str], records: str, *, field: str = "text", skip_bad: bool = False,
+                 unit: str = "file") -> None:
         super().__init__()
         self.files, self.records, self.field, self.skip_bad = list(files), records, field, skip_bad
+        self.unit = unit  # "chunks" (training's count): text files in chunks, and tasks share files only
 
     def run(self, data: Any = None, rank: int = 0, world_size: int = 1) -> Any:
         """The task's documents; bad input (InputError) is noted in ``failed-<rank>.json`` before
@@ -80,8 +82,11 @@ class CorpusShardReader(PipelineStep):
             raise
 
     def _documents(self, rank: int, world_size: int) -> Any:
-        mine, share = shard_of(self.files, rank, world_size)
-        reader = CorpusReader(mine, field=self.field, skip_bad=self.skip_bad, unit="file", share=share)
+        if self.unit == "file":
+            mine, share = shard_of(self.files, rank, world_size)
+        else:  # a chunk is no record that tasks could share
+            mine, share = self.files[rank::world_size], None
+        reader = CorpusReader(mine, field=self.field, skip_bad=self.skip_bad, unit=self.unit, share=share)
         part = 1 if share is None else world_size  # a task that shares every file reads 1/part of it
         documents = 0
         last = time.monotonic()
