@@ -1,6 +1,7 @@
 """``functok tokenize --executor ray`` on a local Ray cluster (issue 29, item 4): datatrove's
 ``RayPipelineExecutor`` runs the same pipeline as the local executor, and the shards are the same,
-byte for byte; bad input stops it with exit status 2, named, as on one machine.
+byte for byte; bad input stops it with exit status 2, named, as on one machine. And ``functok
+train``'s counting pipeline on Ray: the same count files, and the same trained file.
 
 Ray is installed only in scripts/test.sh's ray lane (its own venv), so that no other test depends
 on it. Without Ray these tests are skipped, unless ``FUNCTOK_REQUIRE_RAY=1`` (the lane sets it):
@@ -93,3 +94,25 @@ def test_bad_input_on_ray_is_exit_2_named(corpus, tmp_path, capsys):
     assert tokenize(corpus, tmp_path / "out", "--executor", "ray", corpus=folder) == 2
     err = capsys.readouterr().err
     assert "a.jsonl:2: no field 'text'" in err and "Traceback" not in err
+
+
+def test_counting_on_ray_gives_the_local_counts(corpus, tmp_path):
+    """functok train's counting pipeline (functok.commands.count_pipeline) on Ray: the count files
+    are the local executor's, byte for byte, and their merge trains functok train's file."""
+    from datatrove.executor.local import LocalPipelineExecutor
+    from datatrove.executor.ray import RayPipelineExecutor
+
+    from functok.commands.count_pipeline import count_pipeline
+    from functok.integrations.datatrove import merge_counts
+
+    counts = {}
+    for name, executor in (("local", LocalPipelineExecutor), ("ray", RayPipelineExecutor)):
+        out = tmp_path / f"counts-{name}"
+        executor(count_pipeline([str(corpus / "corpus")], str(out)), tasks=3, workers=2,
+                 logging_dir=str(out / "logs")).run()
+        counts[name] = {p.name: p.read_bytes() for p in sorted(out.glob("counts-*.jsonl"))}
+    assert len(counts["local"]) == 3 and counts["ray"] == counts["local"]
+    assert main(["train", "--no-progress", "--vocab-size", "320", "--corpus", str(corpus / "corpus"),
+                 "--out", str(tmp_path / "cli.json")]) == 0
+    trained = Tokenizer.train(merge_counts(tmp_path / "counts-ray"), vocab_size=320, show_progress=False)
+    assert trained.to_str() == (tmp_path / "cli.json").read_text(encoding="utf-8")
