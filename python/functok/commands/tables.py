@@ -49,11 +49,15 @@ class TableFileError(InputError):
         return (TableFileError, (str(self), self.reason))
 
 
-def _pyarrow():
+def _pyarrow(parquet: bool):
+    """pyarrow, with its Parquet or its IPC module (imported when a file needs it: the import
+    is most of what a table file costs more than a .jsonl file)."""
     try:
         import pyarrow
-        import pyarrow.ipc  # noqa: F401
-        import pyarrow.parquet  # noqa: F401
+        if parquet:
+            import pyarrow.parquet  # noqa: F401
+        else:
+            import pyarrow.ipc  # noqa: F401
     except ImportError:
         raise InputError("reading .parquet and .arrow files needs pyarrow: pip install 'functok[corpus]'") from None
     return pyarrow
@@ -63,16 +67,17 @@ def table_rows(path: Path, name: str, field: str) -> Iterator[tuple[int, object,
     """Each row of the table file: ``(index, value, done)``, where ``value`` is the text (a str)
     or the :class:`BadRow` of a bad row, and ``done`` the share of the file's rows
     read so far (for progress). Raises :class:`TableFileError` for a bad file."""
-    pa = _pyarrow()
+    parquet = path.name.lower().endswith(".parquet")
+    pa = _pyarrow(parquet)
     try:
-        if path.name.lower().endswith(".parquet"):
+        if parquet:
             yield from _parquet_rows(pa, path, name, field)
         else:
             yield from _arrow_rows(pa, path, name, field)
     except TableFileError:
         raise
     except (pa.ArrowException, OSError, ValueError) as error:
-        kind = "Parquet" if path.name.lower().endswith(".parquet") else "Arrow"
+        kind = "Parquet" if parquet else "Arrow"
         detail = getattr(error, "strerror", None) or str(error)
         raise TableFileError(f"{name}: cannot read: not a valid {kind} file ({detail})", "unreadable") from None
 

@@ -309,12 +309,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
 HELP = "tokenize a corpus into datatrove token shards, on all cores (needs functok[corpus])"
 
 
-DESCRIPTION = """Tokenize .txt/.jsonl(.gz) files and folders with a functok tokenizer into datatrove's
-tokenized format (NNNNN_unshuffled.ds: uint16 ids, uint32 past 65,536 ids; .ds.index: document
-ends), which datatrove's readers and nanotron read. One shard per task; --tasks fixes the
+DESCRIPTION = """Tokenize .txt/.jsonl(.gz), .parquet and .arrow files and folders with a functok
+tokenizer into datatrove's tokenized format (NNNNN_unshuffled.ds: uint16 ids, uint32 past 65,536
+ids; .ds.index: document ends), which datatrove's readers and nanotron read. One shard per task; --tasks fixes the
 sharding, --workers only the concurrency, so the shards are the same for any --workers. Also
 writes manifest.json (tokenizer SHA-256, versions, counts, skipped documents with reasons). A
-killed run resumes when run again with the same command. Needs pip install 'functok[corpus]'."""
+killed run resumes when run again with the same command. --executor ray runs the tasks on a Ray
+cluster, with the same output. Needs pip install 'functok[corpus]'."""
 
 
 def add_command(subparsers: Any) -> None:
