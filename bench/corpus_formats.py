@@ -13,7 +13,8 @@ fourth document.
 Each run is ``functok tokenize --workers 1`` in a fresh process, one single pass (the first one
 over these files, with empty caches, leads); the formats run in turn, then again in the
 reverse order (--rounds rounds), so that load that drifts during the run falls on each format
-alike. MB/s counts the UTF-8 bytes of the documents over the wall time, start-up included;
+alike. MB/s counts the UTF-8 bytes of the documents over the wall time, start-up included
+(MB per CPU second, also printed, is the figure that the load of other work disturbs least);
 the token files of every format must be identical, byte for byte (checked). The corpus twice,
 as Parquet, shows whether memory grows with the corpus. A last line times the corpus reader
 alone (functok.commands.corpus.CorpusReader, no tokenizing) on each format, which is where the
@@ -132,8 +133,10 @@ def main() -> int:
               + f" {max(r['peak_mb'] for r in runs[kind]):8.0f} {runs[kind][0]['load']:5.1f}")
     for kind in ("parquet", "arrow"):
         ratios = [runs["jsonl"][r]["wall"] / runs[kind][r]["wall"] for r in range(args.rounds)]
+        by_cpu = [runs["jsonl"][r]["cpu"] / runs[kind][r]["cpu"] for r in range(args.rounds)]
         print(f"{kind} / jsonl, MB/s: " + ", ".join(f"{x:.2f}x" for x in ratios)
-              + f" (round 1 leads; goal >= 0.9x); peak memory {runs[kind][0]['peak_mb'] / runs['jsonl'][0]['peak_mb']:.2f}x")
+              + " (round 1 leads; goal >= 0.9x); MB per CPU second: " + ", ".join(f"{x:.2f}x" for x in by_cpu)
+              + f"; peak memory {runs[kind][0]['peak_mb'] / runs['jsonl'][0]['peak_mb']:.2f}x")
     print(f"parquet, the corpus twice / once, peak memory: {twice['peak_mb'] / runs['parquet'][0]['peak_mb']:.2f}x "
           f"(flat is 1.0x; {2 * size / 1e6 / twice['wall']:.2f} MB/s)")
     print("\nthe corpus reader alone (no tokenizing), MB/s: "
