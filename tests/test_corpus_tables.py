@@ -212,3 +212,11 @@ def test_tokenize_parquet_gives_the_jsonl_shards(tmp_path):
         shards[kind] = {p.name: p.read_bytes() for p in sorted(out.glob("*.ds*")) if not p.name.endswith(".json")
                         and not p.name.endswith(".jsonl")}
     assert shards["parquet"] == shards["jsonl"] == shards["arrow"] and len(shards["jsonl"]) >= 6
+
+
+def test_a_bad_row_is_reported_by_the_worker_that_owns_it(tmp_path):
+    path = tmp_path / "rows.parquet"
+    pq.write_table(pa.table({"text": invalid_utf8_column([b"a", b"\xff", b"c", b"d"])}), path)
+    readers = [CorpusReader([str(path)], skip_bad=True, share=(rank, 2)) for rank in range(2)]
+    assert [texts_of(reader) for reader in readers] == [["a", "c"], ["d"]]
+    assert [[s["what"] for s in reader.skipped] for reader in readers] == [[], [f"{path}[1]"]]

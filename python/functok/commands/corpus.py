@@ -396,9 +396,7 @@ class CorpusReader:
     def _table(self, path: Path) -> Iterator[Document]:
         """The rows of a Parquet or Arrow file (:mod:`.tables`), as the lines of a .jsonl file."""
         name, size = shown(path), total_bytes([path])
-        for row, value, done in table_rows(path, name, self.field):
-            if not self._mine():
-                continue
+        for row, value, done in table_rows(path, name, self.field, self._mine if self.share else None):
             where = f"{name}[{row}]"
             if isinstance(value, BadRow):
                 self._bad_line(where, value.kind, value.detail, f"bad {suffix(path)} row", "rows")

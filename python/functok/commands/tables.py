@@ -19,7 +19,7 @@ Parquet or Arrow), or that has no such column, or whose column does not hold str
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -63,17 +63,20 @@ def _pyarrow(parquet: bool):
     return pyarrow
 
 
-def table_rows(path: Path, name: str, field: str) -> Iterator[tuple[int, object, float]]:
+def table_rows(path: Path, name: str, field: str,
+               mine: Callable[[], bool] | None = None) -> Iterator[tuple[int, object, float]]:
     """Each row of the table file: ``(index, value, done)``, where ``value`` is the text (a str)
     or the :class:`BadRow` of a bad row, and ``done`` the share of the file's rows
-    read so far (for progress). Raises :class:`TableFileError` for a bad file."""
+    read so far (for progress). With ``mine``, called once per row in order, only the rows it
+    says yes to (the others are never made Python strings). Raises :class:`TableFileError` for
+    a bad file."""
     parquet = path.name.lower().endswith(".parquet")
     pa = _pyarrow(parquet)
     try:
         if parquet:
-            yield from _parquet_rows(pa, path, name, field)
+            yield from _parquet_rows(pa, path, name, field, mine)
         else:
-            yield from _arrow_rows(pa, path, name, field)
+            yield from _arrow_rows(pa, path, name, field, mine)
     except TableFileError:
         raise
     except (pa.ArrowException, OSError, ValueError) as error:
@@ -82,15 +85,15 @@ def table_rows(path: Path, name: str, field: str) -> Iterator[tuple[int, object,
         raise TableFileError(f"{name}: cannot read: not a valid {kind} file ({detail})", "unreadable") from None
 
 
-def _parquet_rows(pa, path: Path, name: str, field: str) -> Iterator[tuple[int, object, float]]:
+def _parquet_rows(pa, path: Path, name: str, field: str, mine) -> Iterator[tuple[int, object, float]]:
     with pa.parquet.ParquetFile(path) as parquet:
         _check_column(pa, parquet.schema_arrow, name, field)
         total = max(parquet.metadata.num_rows, 1)
         batches = parquet.iter_batches(batch_size=BATCH_ROWS, columns=[field])
-        yield from _rows(pa, batches, name, field, total)
+        yield from _rows(pa, batches, field, total, mine)
 
 
-def _arrow_rows(pa, path: Path, name: str, field: str) -> Iterator[tuple[int, object, float]]:
+def _arrow_rows(pa, path: Path, name: str, field: str, mine) -> Iterator[tuple[int, object, float]]:
     with pa.memory_map(str(path)) as source:
         file_format = source.read(len(ARROW_FILE_MAGIC)) == ARROW_FILE_MAGIC
         source.seek(0)
@@ -103,7 +106,7 @@ def _arrow_rows(pa, path: Path, name: str, field: str) -> Iterator[tuple[int, ob
             batches, total = iter(reader), None  # a stream says its length only at its end
         _check_column(pa, reader.schema, name, field)
         column = reader.schema.get_field_index(field)
-        yield from _rows(pa, (batch.select([column]) for batch in batches), name, field, total)
+        yield from _rows(pa, (batch.select([column]) for batch in batches), field, total, mine)
 
 
 def _check_column(pa, schema, name: str, field: str) -> None:
@@ -125,16 +128,21 @@ def _is_strings(pa, kind) -> bool:
     return pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_string_view(kind)
 
 
-def _rows(pa, batches, name: str, field: str, total: int | None) -> Iterator[tuple[int, object, float]]:
-    row = 0
+def _rows(pa, batches, field: str, total: int | None, mine) -> Iterator[tuple[int, object, float]]:
+    row = 0  # of the file, from 0
     for batch in batches:
         for start in range(0, batch.num_rows, BATCH_ROWS):  # an Arrow batch can be large
             column = batch.column(0).slice(start, BATCH_ROWS)
+            rows = range(row, row + len(column))
+            if mine is not None:  # another task's rows are left in Arrow
+                kept = [mine() for _ in rows]
+                rows = [k for k, keep in zip(rows, kept) if keep]
+                column = column.filter(pa.array(kept, type=pa.bool_()))
             if pa.types.is_dictionary(column.type):
                 column = column.dictionary_decode()
-            for value in _values(column, field):
-                row += 1
-                yield row - 1, value, (row / total if total else 0.0)
+            row += min(BATCH_ROWS, batch.num_rows - start)
+            for index, value in zip(rows, _values(column, field)):
+                yield index, value, ((index + 1) / total if total else 0.0)
 
 
 def _values(column, field: str) -> list:
