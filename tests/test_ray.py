@@ -116,3 +116,12 @@ def test_counting_on_ray_gives_the_local_counts(corpus, tmp_path):
                  "--out", str(tmp_path / "cli.json")]) == 0
     trained = Tokenizer.train(merge_counts(tmp_path / "counts-ray"), vocab_size=320, show_progress=False)
     assert trained.to_str() == (tmp_path / "cli.json").read_text(encoding="utf-8")
+
+
+def test_an_address_where_nothing_answers_is_refused_at_once():
+    """ray.init waits without end for a cluster that is not there: the command checks first."""
+    from functok.commands.tokenize_pipeline import _check_reachable
+
+    with pytest.raises(ConnectionError, match="nothing answers at 127.0.0.1:1"):
+        _check_reachable("ray://127.0.0.1:1")
+    assert _check_reachable("auto") is None  # Ray's own lookup, which fails at once

@@ -154,7 +154,8 @@ def _run(pipeline: list, executor: str, *, tasks: int, workers: int, logging_dir
         ray_run, started = ray_executor(pipeline, tasks=tasks, workers=workers, logging_dir=logging_dir,
                                         address=ray_address)
     except ConnectionError as error:
-        raise TokenizeError(f"--ray-address {ray_address}: {error}") from None
+        where = f"--ray-address {ray_address}" if ray_address else f"RAY_ADDRESS={os.environ.get('RAY_ADDRESS')}"
+        raise TokenizeError(f"{where}: {error}") from None
     try:
         ray_run.run()
     finally:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sys
 import time
 from pathlib import Path
@@ -132,7 +133,10 @@ def ray_executor(pipeline: list, *, tasks: int, workers: int, logging_dir: str, 
 
     started = not ray.is_initialized()
     if started:
-        local = address is None and not os.environ.get("RAY_ADDRESS")
+        target = address or os.environ.get("RAY_ADDRESS")
+        if target:
+            _check_reachable(target)
+        local = target is None
         ray.init(address=address, num_cpus=workers if local else None, log_to_driver=False,
                  include_dashboard=False, logging_level="warning")
     # One CPU and RAY_TASK_MEMORY_GB (1 GB) reserved per task: what Ray schedules by, not a limit.
@@ -142,6 +146,20 @@ def ray_executor(pipeline: list, *, tasks: int, workers: int, logging_dir: str, 
 
 
 RAY_TASK_MEMORY_GB = 1
+RAY_CONNECT_SECONDS = 10
+
+
+def _check_reachable(address: str) -> None:
+    """ConnectionError when nothing answers at a ``host:port`` (or ``ray://host:port``) address
+    within RAY_CONNECT_SECONDS: ray.init would wait for it without end. Other forms (``auto``)
+    are Ray's own lookup, which fails at once."""
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host, int(port)), timeout=RAY_CONNECT_SECONDS).close()
+    except OSError as error:
+        raise ConnectionError(f"nothing answers at {host}:{port} ({error.strerror or error})") from None
 
 
 class FileLoggingLocalExecutor(LocalPipelineExecutor):
