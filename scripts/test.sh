@@ -5,8 +5,9 @@
 # The machine has 2 cores and most steps keep one busy, so the work runs in lanes side by side:
 # the installs (pip, npm, Debian) together; then the Python lane (pytest on both cores, the pure
 # path again) beside the native/Node lane (fuzzing, leak check, the wasm build, Node, browser);
-# and the torch lane (torch in a venv of its own, so that no other run has it). Each line a lane
-# prints starts with its name; a failing lane fails the script, with its status.
+# and the torch and ray lanes (torch, Ray, each in a venv of its own, so that no other run has
+# it). Each line a lane prints starts with its name; a failing lane fails the script, with its
+# status.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -83,6 +84,28 @@ torch_lane() {
     .venv-torch/bin/python -m pip install -q --disable-pip-version-check ${FUNCTOK_TORCH_WHEELS:+--find-links "$FUNCTOK_TORCH_WHEELS"} \
         'torch==2.13.0+cpu'
     .venv-torch/bin/python -m pytest -q -p no:cacheprovider tests/test_constrain_torch.py
+    step "transformers' own tokenizer tests (TokenizerTesterMixin, from its sdist) against FunctokTokenizer"
+    # With torch, which some of the mixin's tests need; RUN_SLOW=1 runs the one marked slow. Only
+    # this lane names the folder (the module is skipped without it).
+    export FUNCTOK_TRANSFORMERS_TESTS="$PWD/.cache/functok/transformers-tests"
+    .venv/bin/python scripts/fetch_transformers_tests.py "$FUNCTOK_TRANSFORMERS_TESTS"
+    RUN_SLOW=1 .venv-torch/bin/python -m pytest -q -p no:cacheprovider -rs tests/test_transformers_mixin.py
+}
+
+ray_lane() {
+    step "Ray in a venv of its own, then functok tokenize on a local Ray cluster against the local executor"
+    # As the torch lane: .venv-ray sees .venv's packages through a .pth line and only it has Ray,
+    # so no other test depends on it. FUNCTOK_REQUIRE_RAY=1 turns the tests' skips into failures.
+    # Ray 2.60.0 is the version tested (its wheel for Python 3.11); datatrove's RayPipelineExecutor runs on it.
+    python3 -m venv .venv-ray
+    local dev_site ray_site
+    dev_site=$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+    ray_site=$(.venv-ray/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+    echo "import site; site.addsitedir('$dev_site')" > "$ray_site/functok-dev-packages.pth"
+    .venv-ray/bin/python -m pip install -q --disable-pip-version-check 'ray==2.60.0'
+    # (-W: datatrove passes Ray arguments that Ray 2.60 warns are deprecated, once per task.)
+    FUNCTOK_REQUIRE_RAY=1 .venv-ray/bin/python -m pytest -q -p no:cacheprovider -rs -W ignore::DeprecationWarning \
+        -m ray tests/test_ray.py
 }
 
 native_and_node_lane() {
@@ -117,14 +140,17 @@ install_python
 finish npm "$npm_lane"
 finish debian "$debian_lane"
 
-step "Test, side by side: the Python lane, the native/Node lane and the torch lane"
+step "Test, side by side: the Python lane, the native/Node lane, the torch lane and the ray lane"
 lane python python_lane
 python_lane=$!
 lane node native_and_node_lane
 node_lane=$!
 lane torch torch_lane
 torch_lane=$!
+lane ray ray_lane
+ray_lane=$!
 finish torch "$torch_lane"
+finish ray "$ray_lane"
 finish python "$python_lane"
 finish node "$node_lane"
 

@@ -241,7 +241,7 @@ def test_huge_line_skipped_and_counted(tmp_path):
     (folder / "notes.md").write_text("not a corpus file\n", encoding="utf-8")
     assert run_compare("--corpus", str(folder), "--out", str(tmp_path / "o"), "--max-line-chars", "1000") == 0
     c = json.loads((tmp_path / "o" / "report.json").read_text(encoding="utf-8"))["corpora"][0]["corpus"]
-    assert c["skipped_by_reason"] == {"a line over 1,000 code points": 1, "not .txt or .jsonl": 1}
+    assert c["skipped_by_reason"] == {"a line over 1,000 code points": 1, "not .txt, .jsonl, .parquet or .arrow": 1}
     assert c["skipped_characters"] == 5001
 
 

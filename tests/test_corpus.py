@@ -47,7 +47,7 @@ def test_folder_of_every_kind_read_in_path_order(tmp_path):
                    (f"{tmp_path}/b.jsonl.gz:1", "one"), (f"{tmp_path}/b.jsonl.gz:2", "two"),
                    (f"{tmp_path}/sub/c.txt.gz", "gzipped résumé\n"), (f"{tmp_path}/sub/d.jsonl:1", "three")]
     assert reader.files_read == 4
-    assert [s["reason"] for s in reader.skipped] == ["not .txt or .jsonl"]
+    assert [s["reason"] for s in reader.skipped] == ["not .txt, .jsonl, .parquet or .arrow"]
     paragraphs = CorpusReader([str(tmp_path / "a.txt")], unit="paragraphs")
     assert [t for _, t in names_and_texts(paragraphs)] == ["plain text\n\n", "second paragraph\n"]
 

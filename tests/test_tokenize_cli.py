@@ -243,3 +243,15 @@ def test_one_file_shared_by_the_tasks(setup):
     assert all(ids == tokenizer.encode(docs[name], disallowed_special=()).ids for name, ids in found)
     shard_documents = [json.loads(p.read_text("utf-8"))["documents"] for p in sorted(outs[0].glob("*.functok.json"))]
     assert shard_documents == [8] * 8 + [7] * 8  # 120 records: record k in task k % 16
+
+
+def test_executor_ray_without_ray_is_exit_2(setup, capsys):
+    try:
+        import ray  # noqa: F401
+        pytest.skip("Ray is installed here: tests/test_ray.py runs the Ray executor")
+    except ImportError:
+        pass
+    root = setup[0]
+    assert tokenize(root, root / "no-ray", "--executor", "ray") == 2
+    err = capsys.readouterr().err
+    assert "--executor ray needs Ray: pip install ray" in err and "Traceback" not in err

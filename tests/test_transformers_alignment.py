@@ -29,6 +29,12 @@ def hf_exact() -> FunctokTokenizer:
     return FunctokTokenizer(functok_tokenizer=train(normalize=None))
 
 
+@pytest.fixture(scope="module")
+def hf_spaced(hf_exact) -> FunctokTokenizer:
+    """As transformers' byte-level tokenizers are used for words given split: add_prefix_space=True."""
+    return FunctokTokenizer(functok_tokenizer=hf_exact.functok, add_prefix_space=True)
+
+
 def piece_spans(hf, text: str) -> list[tuple[int, int]]:
     pre = hf.functok.pre_tokenizer
     return [(p.start, p.end) for p in functok.pieces(text, normalize=pre.normalize, splitter=pre.splitter,
@@ -111,8 +117,8 @@ WORD = st.from_regex(r"[A-Za-z]{1,8}", fullmatch=True)
 
 
 @given(st.lists(WORD, max_size=6))
-def test_split_words_are_the_caller_words(hf_exact, words):
-    hf = hf_exact
+def test_split_words_are_the_caller_words(hf_spaced, words):
+    hf = hf_spaced
     enc = hf(words, is_split_into_words=True, return_offsets_mapping=True)
     ids = enc["input_ids"]
     joined = "".join(" " + w for w in words)
@@ -127,22 +133,38 @@ def test_split_words_are_the_caller_words(hf_exact, words):
 
 
 @given(st.lists(st.text(max_size=6), min_size=1, max_size=5))
-def test_any_split_words_decode_with_spaces(hf_exact, words):
-    """Any words (empty, or spaces, or private use): ids and words as above, every token in a word."""
-    hf = hf_exact
+def test_any_split_words_decode_with_spaces(hf_spaced, words):
+    """Any words (empty, or spaces, or private use): each word's tokens are its own, and spell it
+    with the space put before it (none before an empty word or one that starts with a space)."""
+    hf = hf_spaced
     if any("<|" in w for w in words):
         return
     enc = hf(words, is_split_into_words=True)
-    assert hf.decode(enc["input_ids"]) == "".join(" " + w for w in words)
-    assert all(0 <= w < len(words) for w in enc.word_ids())
+    spaced = [w if w == "" or w.startswith(" ") else " " + w for w in words]
+    assert hf.decode(enc["input_ids"]) == "".join(spaced)
+    assert enc.word_ids() == sorted(enc.word_ids())
+    for k, word in enumerate(spaced):
+        tokens = enc.word_to_tokens(k)
+        assert (tokens is None) == (word == "")
+        if tokens is not None:
+            assert hf.decode(enc["input_ids"][tokens[0]:tokens[1]]) == word
 
 
-def test_a_batch_and_a_pair_of_split_words(hf_exact):
-    batch = hf_exact([["Hello", "World"], ["hi"]], is_split_into_words=True, padding=True)
-    assert hf_exact.batch_decode(batch["input_ids"], skip_special_tokens=True) == [" Hello World", " hi"]
+def test_a_batch_and_a_pair_of_split_words(hf_spaced):
+    batch = hf_spaced([["Hello", "World"], ["hi"]], is_split_into_words=True, padding=True)
+    assert hf_spaced.batch_decode(batch["input_ids"], skip_special_tokens=True) == [" Hello World", " hi"]
     assert batch.word_ids(1)[-1] is None and set(batch.word_ids(1)) == {0, None}
-    pair = hf_exact(["a", "b"], ["c"], is_split_into_words=True)
-    assert hf_exact.decode(pair["input_ids"]) == " a b c" and pair.sequence_ids()[-1] == 1
+    pair = hf_spaced(["a", "b"], ["c"], is_split_into_words=True)
+    assert hf_spaced.decode(pair["input_ids"]) == " a b c" and pair.sequence_ids()[-1] == 1
+
+
+def test_without_add_prefix_space_split_words_are_joined(hf_exact):
+    """GPT-2's tokenizer with its default add_prefix_space=False: each word as it is, and no
+    token spans two words."""
+    enc = hf_exact(["Hello", "World", " x"], is_split_into_words=True)
+    assert hf_exact.decode(enc["input_ids"]) == "HelloWorld x"
+    assert enc["input_ids"] == sum((hf_exact(w)["input_ids"] for w in ["Hello", "World", " x"]), [])
+    assert hf_exact("Hello")["input_ids"] == hf_exact.functok.encode("Hello").ids  # text: never a space put before
 
 
 def test_split_words_follow_transformers_byte_level_tokenizers():

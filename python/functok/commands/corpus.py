@@ -1,13 +1,18 @@
 """The one corpus reader of ``functok compare``, ``functok train`` and ``functok tokenize``.
 
 **Files.** A corpus is a list of paths: files and folders. A folder gives its ``.txt`` and
-``.jsonl`` files, and their ``.gz`` forms (``.txt.gz``, ``.jsonl.gz``), sorted by path; every
-other entry is skipped and counted, and links to folders are not followed (they may loop). A
-file named explicitly is read whatever its suffix: as ``.jsonl`` when its name (without ``.gz``)
-ends so, else as text. A ``.gz`` file is read through :mod:`gzip`, as a stream.
+``.jsonl`` files, and their ``.gz`` forms (``.txt.gz``, ``.jsonl.gz``), and its ``.parquet`` and
+``.arrow`` files (:mod:`.tables`), sorted by path; the metadata files of a ``datasets``
+``save_to_disk`` folder (``dataset_info.json``, ``state.json``, ``dataset_dict.json``) are passed
+over, every other entry is skipped and counted, and links to folders are not followed (they may
+loop). A file named explicitly is read whatever its suffix: as ``.jsonl``, ``.parquet`` or
+``.arrow`` when its name (without ``.gz``) ends so, else as text. A ``.gz`` file is read through
+:mod:`gzip`, as a stream.
 
 **Documents.** A ``.jsonl`` record (its field, ``text`` by default) is one document, named
-``file:line``; the file is read line by line, so memory holds one record at a time. A text file
+``file:line``; the file is read line by line, so memory holds one record at a time. A Parquet or
+Arrow row (its column of that name) is one document, named ``file[row]`` (from 0); the file is
+read by record batch (:mod:`.tables`). A text file
 is one document (``unit="file"``), or is cut after each blank line (``unit="paragraphs"``; the
 pieces concatenate back to the file), or comes in chunks of about 1 MB cut where the codec's
 pieces end (``unit="chunks"``, :mod:`functok.chunks`: its pre-tokens are those of the whole
@@ -19,7 +24,10 @@ bad ``.jsonl`` line raises :class:`~functok.chunks.InputError` (the commands exi
 2), unless ``skip_bad`` is set: then the folder, file or line is skipped and recorded in
 ``skipped``. Invalid UTF-8 in a ``.jsonl`` line makes that line bad; in a text file, the file.
 A ``.jsonl`` line is bad unless it is a JSON object whose field is a string that is text: a lone
-surrogate, which only a ``\\u`` escape can make, is not (no tokenizer can take it). A document
+surrogate, which only a ``\\u`` escape can make, is not (no tokenizer can take it). A Parquet or
+Arrow row is bad when its value is null or not UTF-8 (then it is skipped as a bad line is); a
+table file that cannot be read, or lacks the column, or whose column does not hold strings, is
+a bad file (:class:`~.tables.TableFileError`). A document
 with a line longer than ``max_line`` code points (when given) is skipped and counted, and so is
 an empty one (with ``unit="chunks"``, the chunk: a line cut between two chunks is checked as
 two). Each skip is a dict: ``what``, ``reason``, ``characters`` and maybe ``detail``.
@@ -47,8 +55,14 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ..chunks import CHUNK_BYTES, InputError, read_utf8, text_chunks
+from .tables import TABLE_SUFFIXES, BadRow, TableFileError, table_rows
 
 TEXT_SUFFIXES = (".txt", ".jsonl")
+CORPUS_SUFFIXES = TEXT_SUFFIXES + TABLE_SUFFIXES  # what a folder gives (and the .gz forms of the first)
+RECORD_SUFFIXES = (".jsonl",) + TABLE_SUFFIXES  # files of records (the others are one text each)
+# The metadata a `datasets` save_to_disk folder holds beside its .arrow files: passed over, uncounted.
+DATASETS_METADATA = ("dataset_info.json", "state.json", "dataset_dict.json")
+NOT_A_CORPUS_FILE = "not .txt, .jsonl, .parquet or .arrow"
 DEFAULT_MAX_LINE = 100_000  # code points: a document holding a longer line is skipped and counted
 UNITS = ("file", "paragraphs", "chunks")
 READ_BYTES = CHUNK_BYTES  # a text file is read (and, as "chunks", cut) in blocks of this many bytes
@@ -278,10 +292,10 @@ class CorpusReader:
                     self.skip(shown(os.path.join(root, name)), "a link to a folder (not followed)")
         files = []
         for f in sorted(found):
-            if suffix(f) in TEXT_SUFFIXES:
+            if suffix(f) in CORPUS_SUFFIXES and not (is_gzip(f) and suffix(f) in TABLE_SUFFIXES):
                 files.append(f)
-            else:
-                self.skip(shown(f), "not .txt or .jsonl")
+            elif f.name not in DATASETS_METADATA:
+                self.skip(shown(f), NOT_A_CORPUS_FILE)
         return files
 
     def _output(self, path: str | Path) -> str | None:
@@ -306,11 +320,11 @@ class CorpusReader:
         is skipped, as the module says."""
         before = 0  # bytes on disk of the files already read
         for path in self.files() if files is None else files:
-            jsonl = suffix(path) == ".jsonl"
-            if not jsonl and not self._mine():  # a text file is one record: another worker's
+            records = suffix(path) in RECORD_SUFFIXES
+            if not records and not self._mine():  # a text file is one record: another worker's
                 before += total_bytes([path])
                 continue
-            recorded = not jsonl or self.share is None or self.share[0] == 0  # who counts this file
+            recorded = not records or self.share is None or self.share[0] == 0  # who counts this file
             try:
                 docs = self.file_documents(path)
                 for doc in docs:
@@ -336,6 +350,9 @@ class CorpusReader:
 
     def file_documents(self, path: Path) -> Iterator[Document]:
         """One file's documents, without the empty/long-line checks; InputError for a bad file."""
+        if suffix(path) in TABLE_SUFFIXES and not is_gzip(path):
+            yield from self._table(path)
+            return
         opened = _Opened(path)
         try:
             if suffix(path) == ".jsonl":
@@ -376,10 +393,21 @@ class CorpusReader:
                 continue
             yield Document(where, value, opened.position())
 
-    def _bad_line(self, where: str, kind: str, detail: str) -> None:
+    def _table(self, path: Path) -> Iterator[Document]:
+        """The rows of a Parquet or Arrow file (:mod:`.tables`), as the lines of a .jsonl file."""
+        name, size = shown(path), total_bytes([path])
+        for row, value, done in table_rows(path, name, self.field, self._mine if self.share else None):
+            where = f"{name}[{row}]"
+            if isinstance(value, BadRow):
+                self._bad_line(where, value.kind, value.detail, f"bad {suffix(path)} row", "rows")
+                continue
+            yield Document(where, value, int(size * done))
+
+    def _bad_line(self, where: str, kind: str, detail: str, what: str = "bad .jsonl line",
+                  plural: str = "lines") -> None:
         if not self.skip_bad:
-            raise _BadLine(f"{where}: {detail} (--skip-bad skips such lines)")
-        self.skip(where, f"bad .jsonl line: {kind}", detail=detail)
+            raise _BadLine(f"{where}: {detail} (--skip-bad skips such {plural})")
+        self.skip(where, f"{what}: {kind}", detail=detail)
 
     def _keep(self, doc: Document) -> bool:
         skip = unkept(doc, self.max_line)
@@ -389,7 +417,8 @@ class CorpusReader:
 
 
 class _BadLine(InputError):
-    """A bad .jsonl line without --skip-bad: the message is final (it already names the hint)."""
+    """A bad .jsonl line or table row without --skip-bad: the message is final (it already
+    names the hint)."""
 
 
 def unkept(doc: Document, max_line: int | None) -> dict | None:
@@ -405,6 +434,8 @@ def unkept(doc: Document, max_line: int | None) -> dict | None:
 
 def error_reason(error: InputError) -> str:
     """The reason a skipped file is counted under."""
+    if isinstance(error, TableFileError):
+        return error.reason
     return "invalid UTF-8" if "invalid UTF-8" in str(error) else "unreadable"
 
 
@@ -467,13 +498,20 @@ class ByteProgress:
 def add_corpus_options(parser: argparse.ArgumentParser) -> None:
     """The corpus options ``functok train`` and ``functok tokenize`` share."""
     parser.add_argument("--corpus", nargs="+", action="extend", required=True, metavar="PATH",
-                        help=".txt and .jsonl files, their .gz forms, and folders of them")
-    parser.add_argument("--field", default="text", help="the .jsonl field holding the text (default: text)")
+                        help=".txt and .jsonl files, their .gz forms, .parquet and .arrow files (datasets' "
+                             "save_to_disk folders), and folders of them")
+    add_field_option(parser)
     parser.add_argument("--skip-bad", action="store_true",
                         help="skip (and count) folders that cannot be listed, unreadable files, "
-                             "invalid UTF-8 and bad .jsonl lines instead of stopping with exit status 2")
+                             "invalid UTF-8 and bad .jsonl lines and table rows instead of stopping with exit status 2")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--quiet", action="store_true", help="no summary of skips on stderr")
+
+
+def add_field_option(parser: argparse.ArgumentParser) -> None:
+    """``--field`` (or ``--text-column``, datatrove's ``text_key``): where the text of a record is."""
+    parser.add_argument("--field", "--text-column", dest="field", default="text", metavar="NAME",
+                        help="the .jsonl field, or the Parquet/Arrow column, holding the text (default: text)")
 
 
 def skipped_summary(skipped: list[dict], by_reason: dict[str, int] | None = None) -> list[str]:

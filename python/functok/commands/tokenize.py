@@ -82,11 +82,13 @@ def _run_identity(files: list[Path], tokenizer_sha: str, options: dict) -> dict:
 def tokenize_corpus(paths: list[str], tokenizer_file: Path, out: Path, *, workers: int, tasks: int | None = None,
                     threads: int = 1, segmentation: str = "greedy", eos: str | None = None,
                     special_text: str = "ordinary", field: str = "text", skip_bad: bool = False,
-                    progress: bool = False) -> dict:
-    """Tokenize the corpus ``paths`` into ``out`` (see the module); returns the manifest."""
+                    progress: bool = False, executor: str = "local", ray_address: str | None = None) -> dict:
+    """Tokenize the corpus ``paths`` into ``out`` (see the module); returns the manifest.
+    ``executor``: ``local`` (processes on this machine) or ``ray`` (the cluster at ``ray_address``,
+    else a local one); the shards are the same."""
     from .. import SPEC_VERSION, __version__
     from ..tokenizer import Tokenizer
-    from .tokenize_pipeline import FileLoggingLocalExecutor, corpus_pipeline, read_records
+    from .tokenize_pipeline import corpus_pipeline, read_records
 
     try:
         tokenizer = Tokenizer.from_file(tokenizer_file)
@@ -106,21 +108,20 @@ def tokenize_corpus(paths: list[str], tokenizer_file: Path, out: Path, *, worker
     pipeline = corpus_pipeline([os.fsdecode(f) for f in files], str(tokenizer_file), str(out), eos=eos,
                                segmentation=segmentation, special_text=special_text, field=field,
                                skip_bad=skip_bad, threads=threads)
-    executor = FileLoggingLocalExecutor(pipeline, tasks=tasks, workers=min(workers, tasks),
-                                        start_method=START_METHOD,
-                                        logging_dir=str(out / "logs"))
     started = time.monotonic()
     bar = ByteProgress(total_bytes(files), "tokenizing", progress)
     watching = _watch(records, bar) if progress else None
     from loguru import logger
     logger.disable("datatrove")  # the tasks' log lines go to out/logs; the terminal has the bar
     try:
-        executor.run()
+        _run(pipeline, executor, tasks=tasks, workers=min(workers, tasks), logging_dir=str(out / "logs"),
+             ray_address=ray_address)
     finally:
         logger.enable("datatrove")
         if watching:
             watching.set()
         bar.close()
+    _raise_failed(records, tasks)
     seconds = time.monotonic() - started
     manifest = _manifest(out, files, listing.skipped, read_records(records, "read"), tasks)
     manifest.update({
@@ -135,6 +136,46 @@ def tokenize_corpus(paths: list[str], tokenizer_file: Path, out: Path, *, worker
     (out / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     manifest["seconds"] = seconds  # for the summary line; not in the file, which stays deterministic
     return manifest
+
+
+def _run(pipeline: list, executor: str, *, tasks: int, workers: int, logging_dir: str, ray_address: str | None) -> None:
+    """Run the pipeline's unfinished tasks on the executor named."""
+    from .tokenize_pipeline import FileLoggingLocalExecutor, ray_executor
+
+    if executor == "local":
+        FileLoggingLocalExecutor(pipeline, tasks=tasks, workers=workers, start_method=START_METHOD,
+                                 logging_dir=logging_dir).run()
+        return
+    try:
+        import ray
+    except ImportError:
+        raise TokenizeError("--executor ray needs Ray: pip install ray") from None
+    try:
+        ray_run, started = ray_executor(pipeline, tasks=tasks, workers=workers, logging_dir=logging_dir,
+                                        address=ray_address)
+    except ConnectionError as error:
+        where = f"--ray-address {ray_address}" if ray_address else f"RAY_ADDRESS={os.environ.get('RAY_ADDRESS')}"
+        raise TokenizeError(f"{where}: {error}") from None
+    try:
+        ray_run.run()
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _raise_failed(records: Path, tasks: int) -> None:
+    """The bad input a task stopped at (noted by the reader: Ray retries a failed task and goes
+    on), or a task that did not finish, as the command's error."""
+    from .tokenize_pipeline import read_records
+
+    failed = read_records(records, "failed")
+    if failed:
+        raise InputError(failed[min(failed)]["error"])
+    done = {int(p.stem) for p in records.parent.glob("completions/*") if p.stem.isdigit()}
+    missing = sorted(set(range(tasks)) - done)
+    if missing:
+        raise TokenizeError(f"{len(missing)} of {tasks} tasks did not finish (task {missing[0]}: see its log "
+                            f"in {shown(records.parent)}/logs); run the command again to resume")
 
 
 def _claim(out: Path, identity: dict) -> None:
@@ -215,7 +256,7 @@ def run(args: argparse.Namespace) -> int:
                                    tasks=args.tasks, threads=args.threads, segmentation=args.segmentation,
                                    eos=args.eos,
                                    special_text=args.special_text, field=args.field, skip_bad=args.skip_bad,
-                                   progress=progress)
+                                   progress=progress, executor=args.executor, ray_address=args.ray_address)
     except (InputError, TokenizeError) as error:
         return _fail(str(error))
     counts, seconds = manifest["counts"], manifest["seconds"]
@@ -256,18 +297,26 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--special-text", choices=("ordinary", "skip"), default="ordinary",
                         help="a document holding a special token's text: encode that text as ordinary "
                              "text, or skip the document (default: ordinary)")
+    parser.add_argument("--executor", choices=("local", "ray"), default="local",
+                        help="run the tasks in processes on this machine, or on a Ray cluster (pip install ray; "
+                             "every node must see the corpus and --out at the same paths); the output does "
+                             "not depend on it (default: local)")
+    parser.add_argument("--ray-address", default=None, metavar="ADDRESS",
+                        help="with --executor ray: the cluster's address, as ray.init takes it (auto, "
+                             "ray://head:10001...); default: RAY_ADDRESS, else a local cluster of --workers CPUs")
     parser.set_defaults(func=run)
 
 
 HELP = "tokenize a corpus into datatrove token shards, on all cores (needs functok[corpus])"
 
 
-DESCRIPTION = """Tokenize .txt/.jsonl(.gz) files and folders with a functok tokenizer into datatrove's
-tokenized format (NNNNN_unshuffled.ds: uint16 ids, uint32 past 65,536 ids; .ds.index: document
-ends), which datatrove's readers and nanotron read. One shard per task; --tasks fixes the
+DESCRIPTION = """Tokenize .txt/.jsonl(.gz), .parquet and .arrow files and folders with a functok
+tokenizer into datatrove's tokenized format (NNNNN_unshuffled.ds: uint16 ids, uint32 past 65,536
+ids; .ds.index: document ends), which datatrove's readers and nanotron read. One shard per task; --tasks fixes the
 sharding, --workers only the concurrency, so the shards are the same for any --workers. Also
 writes manifest.json (tokenizer SHA-256, versions, counts, skipped documents with reasons). A
-killed run resumes when run again with the same command. Needs pip install 'functok[corpus]'."""
+killed run resumes when run again with the same command. --executor ray runs the tasks on a Ray
+cluster, with the same output. Needs pip install 'functok[corpus]'."""
 
 
 def add_command(subparsers: Any) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sys
 import time
 from pathlib import Path
@@ -18,9 +19,11 @@ from datatrove.data import Document as DatatroveDocument
 from datatrove.executor.local import LocalPipelineExecutor
 from datatrove.pipeline.base import PipelineStep
 
+from ..chunks import InputError
 from .corpus import CorpusReader, total_bytes
 
-__all__ = ["CorpusShardReader", "FileLoggingLocalExecutor", "corpus_pipeline", "read_records", "shard_of"]
+__all__ = ["CorpusShardReader", "FileLoggingLocalExecutor", "corpus_pipeline", "ray_executor", "read_records",
+           "shard_of"]
 
 PROGRESS_EVERY = 0.5  # seconds between a task's progress notes
 
@@ -63,13 +66,28 @@ class CorpusShardReader(PipelineStep):
     name = "functok corpus reader"
     type = "📖 - READER"
 
-    def __init__(self, files: list[str], records: str, *, field: str = "text", skip_bad: bool = False) -> None:
+    def __init__(self, files: list[str], records: str, *, field: str = "text", skip_bad: bool = False,
+                 unit: str = "file") -> None:
         super().__init__()
         self.files, self.records, self.field, self.skip_bad = list(files), records, field, skip_bad
+        self.unit = unit  # "chunks" (training's count): text files in chunks, and tasks share files only
 
     def run(self, data: Any = None, rank: int = 0, world_size: int = 1) -> Any:
-        mine, share = shard_of(self.files, rank, world_size)
-        reader = CorpusReader(mine, field=self.field, skip_bad=self.skip_bad, unit="file", share=share)
+        """The task's documents; bad input (InputError) is noted in ``failed-<rank>.json`` before
+        it ends the task, so that the command can name it whichever executor ran the task."""
+        Path(self.records, f"failed-{rank:05d}.json").unlink(missing_ok=True)  # of an earlier try
+        try:
+            yield from self._documents(rank, world_size)
+        except InputError as error:
+            self._note(f"failed-{rank:05d}.json", {"error": str(error)})
+            raise
+
+    def _documents(self, rank: int, world_size: int) -> Any:
+        if self.unit == "file":
+            mine, share = shard_of(self.files, rank, world_size)
+        else:  # a chunk is no record that tasks could share
+            mine, share = self.files[rank::world_size], None
+        reader = CorpusReader(mine, field=self.field, skip_bad=self.skip_bad, unit=self.unit, share=share)
         part = 1 if share is None else world_size  # a task that shares every file reads 1/part of it
         documents = 0
         last = time.monotonic()
@@ -102,6 +120,46 @@ def read_records(records: Path, prefix: str) -> dict[int, dict]:
         except (ValueError, OSError):  # a note being replaced this instant
             continue
     return out
+
+
+def ray_executor(pipeline: list, *, tasks: int, workers: int, logging_dir: str, address: str | None) -> Any:
+    """datatrove's ``RayPipelineExecutor`` for ``pipeline``, on the Ray cluster at ``address``
+    (``ray.init(address=...)``: ``auto``, ``ray://host:10001``...), or, without one (and without
+    ``RAY_ADDRESS``), on a local cluster of ``workers`` CPUs that this process starts. Returns the
+    executor and whether this call started Ray (then ``ray.shutdown()`` after the run).
+    The tasks' log lines stay in ``logging_dir``, not on the terminal."""
+    import ray
+    from datatrove.executor.ray import RayPipelineExecutor
+
+    started = not ray.is_initialized()
+    if started:
+        target = address or os.environ.get("RAY_ADDRESS")
+        if target:
+            _check_reachable(target)
+        local = target is None
+        ray.init(address=address, num_cpus=workers if local else None, log_to_driver=False,
+                 include_dashboard=False, logging_level="warning")
+    # One CPU and RAY_TASK_MEMORY_GB (1 GB) reserved per task: what Ray schedules by, not a limit.
+    executor = RayPipelineExecutor(pipeline, tasks=tasks, workers=workers, logging_dir=logging_dir,
+                                   cpus_per_task=1, mem_per_cpu_gb=RAY_TASK_MEMORY_GB)
+    return executor, started
+
+
+RAY_TASK_MEMORY_GB = 1
+RAY_CONNECT_SECONDS = 10
+
+
+def _check_reachable(address: str) -> None:
+    """ConnectionError when nothing answers at a ``host:port`` (or ``ray://host:port``) address
+    within RAY_CONNECT_SECONDS: ray.init would wait for it without end. Other forms (``auto``)
+    are Ray's own lookup, which fails at once."""
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host, int(port)), timeout=RAY_CONNECT_SECONDS).close()
+    except OSError as error:
+        raise ConnectionError(f"nothing answers at {host}:{port} ({error.strerror or error})") from None
 
 
 class FileLoggingLocalExecutor(LocalPipelineExecutor):

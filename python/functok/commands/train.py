@@ -11,11 +11,15 @@ itself is :meth:`functok.Tokenizer.train`, whose options this command passes on 
 out keeps that method's default) and whose bounds it checks before reading: ``--vocab-size`` at
 most 2**24, ``--min-frequency`` from 0 to 2**64 - 1, ``--limit-alphabet`` at least 0, special
 tokens non-empty (:mod:`functok.tokenizer.train`). ``--out`` must not be a corpus file.
+``--workers N`` counts the pre-tokens in N processes (:mod:`.train_count`) and trains on the
+sum, the same tokenizer for every N; ``--min-count N`` drops, in each worker's shard, what it
+saw fewer than N times.
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import sys
 import time
 from collections import Counter
@@ -24,10 +28,11 @@ from pathlib import Path
 from typing import Any
 
 from ..chunks import InputError
-from ..tokenizer.train import MAX_VOCAB_SIZE, check_training_options
+from ..tokenizer.train import MAX_VOCAB_SIZE, CountOptions, alphabet_room, check_training_options
 from . import run_alone
 from .corpus import (DEFAULT_MAX_LINE, ByteProgress, CorpusReader, add_corpus_options, input_file_at, shown, skipped_summary,
                      total_bytes)
+from .train_count import count_corpus
 
 __all__ = ["add_command", "train_options"]
 
@@ -76,9 +81,12 @@ def run(args: argparse.Namespace) -> int:
                          f"would overwrite its input")
         progress = ByteProgress(total_bytes(files), "reading", args.progress)
         try:
-            tokenizer = Tokenizer.train(_Texts(reader, progress, counts), **options)
+            pretoken_counts = count_corpus(_Texts(reader, progress, counts), count_options(options),
+                                           workers=args.workers, min_count=args.min_count)
         finally:
             progress.close()
+        tokenizer = Tokenizer.train(pretoken_counts, **options)
+        del pretoken_counts
     except InputError as error:
         return _fail(str(error))
     except ValueError as error:  # the vocabulary floor, a special token that is a byte token
@@ -116,16 +124,32 @@ class _Texts:
             yield doc.text
 
 
+def count_options(options: dict) -> CountOptions:
+    """The options that make the pre-tokens, as ``Tokenizer.train`` resolves them (its defaults
+    for those left out)."""
+    from ..tokenizer import Tokenizer
+    from ..tokenizer.train import DEFAULT_FUSE
+
+    defaults = inspect.signature(Tokenizer.train).parameters
+    chosen = {name: options.get(name, defaults[name].default) for name in ("normalize", "splitter", "profile", "fuse")}
+    return CountOptions(**{**chosen, "fuse": chosen["fuse"] or DEFAULT_FUSE})
+
+
 def _bad_option(args: argparse.Namespace, options: dict) -> str | None:
     """What is wrong with the numeric options and the special tokens, or None: checked before
     the corpus is read, with the options' own names."""
     if args.max_line_chars < 1:
         return "--max-line-chars must be at least 1"
+    if args.workers < 1:
+        return "--workers must be at least 1"
+    if args.min_count < 1:
+        return "--min-count must be at least 1"
     try:
         check_training_options(**{k: options[k] for k in ("vocab_size", "special_tokens")},
                                min_frequency=options.get("min_frequency", 0),
                                limit_alphabet=options.get("limit_alphabet"),
                                spell=_OPTION_NAMES.__getitem__)
+        alphabet_room(options["vocab_size"], list(dict.fromkeys(options["special_tokens"])))
     except ValueError as error:
         return str(error)
     return None
@@ -164,6 +188,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="merge only pairs seen at least N times (0 to 2**64 - 1)")
     parser.add_argument("--limit-alphabet", type=int, default=None, metavar="N",
                         help="keep at most N characters (N >= 0); the rarest get byte-fallback tokens")
+    parser.add_argument("--workers", type=int, default=1, metavar="N",
+                        help="count the pre-tokens in N processes (the corpus dealt out text by text), then "
+                             "train; the tokenizer is the same for every N (default: 1)")
+    parser.add_argument("--min-count", type=int, default=1, metavar="N",
+                        help="drop the pre-tokens that a worker's shard holds fewer than N times before the "
+                             "counts are merged, to bound memory (default: 1, keep all; see docs/corpus.md)")
     parser.add_argument("--max-line-chars", type=int, default=DEFAULT_MAX_LINE, metavar="N",
                         help="skip (and count) records, and chunks of text files, with a line longer than "
                              f"N code points, as functok compare does (default: {DEFAULT_MAX_LINE:,})")
@@ -178,7 +208,8 @@ forms and folders of them, streamed with flat memory. Bad input stops the run wi
 naming the file and byte offset (or line), unless --skip-bad skips and counts it. Lines over
 --max-line-chars are skipped and counted; pre-tokens over 1,000 code points are cut for counting
 (training time stays linear in a line's length). --out must not be a corpus file. Options left
-out keep Tokenizer.train's defaults."""
+out keep Tokenizer.train's defaults. --workers N counts the pre-tokens in N processes (the same
+tokenizer for every N); --min-count N prunes each worker's counts (docs/corpus.md)."""
 
 
 def add_command(subparsers: Any) -> None:

@@ -13,6 +13,9 @@
 * :class:`FunctokEncoder`, a formatter that only turns each document's text into the
   Functionalizer stream (:func:`functok.encode`), for users who keep their own trainer and
   tokenizer.
+* :class:`PretokenCounter`, training's counting step: each task writes its shard's pre-token
+  counts to a file, :func:`merge_counts` adds them up in rank order, and ``Tokenizer.train``
+  trains on the sum (the same tokenizer as ``functok train`` on the same texts).
 
 A pipeline runs on any datatrove executor: ``LocalPipelineExecutor`` (what ``functok tokenize
 --workers N`` uses), ``SlurmPipelineExecutor``, ``RayPipelineExecutor``; docs/corpus.md shows
@@ -22,12 +25,17 @@ all three. In datatrove ``tasks`` fixes the sharding and ``workers`` only the co
 from __future__ import annotations
 
 import json
+import os
+from collections import Counter
 from collections.abc import Iterable, Iterator
+from dataclasses import asdict
 from functools import cached_property
 from itertools import islice
+from pathlib import Path
 from typing import Any
 
 try:
+    from datatrove.pipeline.base import PipelineStep
     from datatrove.pipeline.formatters.base import BaseFormatter
     from datatrove.pipeline.tokens.tokenizer import DocumentTokenizer, TokenizedFile
 except ImportError as exc:  # pragma: no cover - depends on the environment
@@ -37,8 +45,9 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 from ..encode import encode
 from ..errors import FormatError
 from ..tokenizer import Tokenizer
+from ..tokenizer.train import CountOptions, PretokenCounts, count_texts
 
-__all__ = ["FunctokEncoder", "FunctokDocumentTokenizer", "SPECIAL_TEXT"]
+__all__ = ["FunctokEncoder", "FunctokDocumentTokenizer", "PretokenCounter", "SPECIAL_TEXT", "merge_counts"]
 
 SPECIAL_TEXT = ("ordinary", "skip")
 UINT16_IDS = 1 << 16
@@ -183,3 +192,82 @@ class FunctokEncoder(BaseFormatter):
 
     def format(self, text: str) -> str:
         return encode(text, **self.options)
+
+
+# --- Counting for training -----------------------------------------------------------------
+
+COUNTS_FORMAT = 1  # the version of the count files' layout
+
+
+class PretokenCounter(PipelineStep):
+    """Training's counting step as a datatrove block: each task counts the pre-tokens (and under
+    ``fuse="frequent"`` the chains) of the documents it is given, drops those its shard saw fewer
+    than ``min_count`` times, and writes them to ``<output_folder>/counts-<rank>.jsonl``;
+    :func:`merge_counts` adds the files up in rank order, and ``Tokenizer.train`` takes the sum in
+    place of a corpus. It follows any reader: functok's (``functok.commands.count_pipeline``),
+    datatrove's ``JsonlReader`` or ``ParquetReader``.
+
+    A count file is JSON Lines: a header ``{"functok_counts": 1, "rank", "world_size",
+    "options", "min_count"}``, then ``["w", pre-token, count]`` per pre-token and ``["c",
+    [segment, ...], count]`` per chain, in the order first seen. It is written whole or not at
+    all (a temporary file renamed), so a rerun of a failed task replaces it."""
+
+    name = "functok pre-token counter"
+    type = "🔢 - COUNTER"
+
+    def __init__(self, output_folder: str, options: CountOptions, *, min_count: int = 1) -> None:
+        super().__init__()
+        self.output_folder, self.options, self.min_count = str(output_folder), options, min_count
+
+    def run(self, data: Any = None, rank: int = 0, world_size: int = 1) -> Any:
+        texts = (document.text for document in (data or ()))
+        counts = count_texts(texts, self.options).pruned(self.min_count)
+        self.stat_update("pretokens", value=len(counts.words))
+        path = Path(self.output_folder, f"counts-{rank:05d}.jsonl")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(path.name + ".part")
+        header = {"functok_counts": COUNTS_FORMAT, "rank": rank, "world_size": world_size,
+                  "options": asdict(self.options), "min_count": self.min_count}
+        with open(temporary, "w", encoding="utf-8") as f:
+            f.write(json.dumps(header) + "\n")
+            f.writelines(json.dumps(["w", word, n], ensure_ascii=False) + "\n" for word, n in counts.words.items())
+            f.writelines(json.dumps(["c", list(chain), n], ensure_ascii=False) + "\n"
+                         for chain, n in (counts.chains or {}).items())
+        os.replace(temporary, path)
+        return iter(())
+
+
+def merge_counts(folder: str | os.PathLike) -> PretokenCounts:
+    """The sum of the count files a :class:`PretokenCounter` pipeline wrote in ``folder``,
+    added in rank order; ValueError when a task's file is missing or the files disagree."""
+    paths = sorted(Path(folder).glob("counts-*.jsonl"))
+    if not paths:
+        raise ValueError(f"{folder}: no count files (counts-<rank>.jsonl)")
+    merged = None
+    for expected_rank, path in enumerate(paths):
+        shard, header = _read_counts(path)
+        if header["rank"] != expected_rank or header["world_size"] != len(paths):
+            raise ValueError(f"{path}: task {header['rank']} of {header['world_size']}, but {len(paths)} count "
+                             f"files are there: a task's file is missing or left from another run")
+        if merged is None:
+            merged = shard
+        else:
+            merged.update(shard)  # ValueError when the options differ
+    return merged
+
+
+def _read_counts(path: Path) -> tuple[PretokenCounts, dict]:
+    with open(path, encoding="utf-8") as f:
+        header = json.loads(f.readline())
+        if header.get("functok_counts") != COUNTS_FORMAT:
+            raise ValueError(f"{path}: not a functok count file of format {COUNTS_FORMAT}")
+        options = CountOptions(**header["options"])
+        words: Counter[str] = Counter()
+        chains: Counter[tuple[str, ...]] | None = Counter() if options.fuse == "frequent" else None
+        for line in f:
+            kind, key, n = json.loads(line)
+            if kind == "w":
+                words[key] = n
+            elif chains is not None:
+                chains[tuple(key)] = n
+    return PretokenCounts(words, chains, options), header

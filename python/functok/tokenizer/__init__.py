@@ -38,8 +38,8 @@ a pre-token, one cache; 10), :mod:`.bpe` (greedy BPE), :mod:`.segment` (optimal 
 10), :mod:`.offsets` (:class:`Encoding`), :mod:`.decoding` (ids -> stream -> text; 14.6),
 :mod:`.stream` (:class:`DecodeStream`), :mod:`.file` (the tokenizer file; 14.1-14.3),
 :mod:`.model_files` (``tokenizer.json`` models, tiktoken rank files), :mod:`.reading` (reading
-files, JSON paths), :mod:`.errors`, :mod:`.train` (``Tokenizer.train``), :mod:`.fusion` (the fusion
-merges of ``fuse="frequent"``; 9.4), :mod:`.external`
+files, JSON paths), :mod:`.errors`, :mod:`.train` (``Tokenizer.train``), :mod:`.memory` (what
+training frees, handed back), :mod:`.fusion` (the fusion merges of ``fuse="frequent"``; 9.4), :mod:`.external`
 (external vocabularies; 10.1) and :mod:`.tsr` (token saving rate; 10.4).
 """
 

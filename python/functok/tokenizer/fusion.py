@@ -27,12 +27,14 @@ from __future__ import annotations
 
 import heapq
 import json
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 
 from ..pretokenize import chained, has_group
 from .bpe import BYTE_TOKENS, merge_pair
 from .file import with_byte_tokens
+from .memory import release_freed_memory
 
 __all__ = ["ChainCounter", "MARGINAL_MERGES", "add_fusion_merges", "fusion_merges", "greedy_tokens", "merges_of",
            "truncate"]
@@ -106,18 +108,34 @@ def greedy_tokens(trained: dict, words: Iterable[str]) -> dict[str, list[str]]:
         chunk = words[k:k + 20_000]
         for word, enc in zip(chunk, hf.encode_batch(chunk, add_special_tokens=False)):
             out[word] = enc.tokens
+    del hf
+    release_freed_memory()  # the encoder's threads' arenas: some 100 MB on 20 MB of code
     return out
 
 
-def _marginal_use(trained: dict, split_counts: Counter[str], tokens: dict[str, list[str]]) -> float:
+def _last_tokens(trained: dict) -> set[str]:
+    """The tokens made by the last :data:`MARGINAL_MERGES` merges."""
+    return {a + b for a, b in merges_of(trained)[-MARGINAL_MERGES:]}
+
+
+def _holding_any(words: Iterable[str], tokens: set[str], skip: dict) -> list[str]:
+    """The words (not in ``skip``) that hold one of ``tokens`` as a substring, sorted."""
+    if not tokens:
+        return []
+    holds = re.compile("|".join(map(re.escape, sorted(tokens)))).search
+    return sorted(w for w in words if w not in skip and holds(w))
+
+
+def _marginal_use(trained: dict, split_counts, tokens: dict[str, list[str]]) -> float:
     """The K rule's price of an entry: the mean use, in the training pre-tokens, of the tokens
-    made by the last :data:`MARGINAL_MERGES` merges."""
-    last = {a + b for a, b in merges_of(trained)[-MARGINAL_MERGES:]}
+    made by the last :data:`MARGINAL_MERGES` merges. ``tokens`` holds the segmentation of every
+    pre-token that holds one of them as a substring (those missing from it hold none)."""
+    last = _last_tokens(trained)
     if not last:
         return float("inf")
     use: Counter[str] = Counter()
     for word, n in split_counts.items():
-        for t in tokens[word]:
+        for t in tokens.get(word, ()):
             if t in last:
                 use[t] += n
     return sum(use[t] for t in last) / len(last)
@@ -228,27 +246,36 @@ def _with_merges(split: dict, merges: list[tuple[str, str]]) -> dict:
     return dict(split, model=model)
 
 
-def add_fusion_merges(trained: dict, split_counts: Counter[str], chains: Counter[tuple[str, ...]],
+def add_fusion_merges(trained: dict, split_counts, chains: Counter[tuple[str, ...]],
                       budget: int, *, min_frequency: int = 0) -> dict:
     """A ``fuse="frequent"`` model of ``budget`` entries (byte tokens included) from a split
-    training (``fuse="none"`` pre-tokens ``split_counts``) at ``budget`` or more, and the
+    training (``fuse="none"`` pre-tokens ``split_counts``: a Counter, or anything whose
+    ``items()`` gives each pre-token and its count, such as ``train.PackedCounts``; read
+    twice) at ``budget`` or more, and the
     training chains. K is fixed by the K rule at the full budget (the merges that occur at least
     as often as :func:`_marginal_use`); the split model is cut to ``budget - K`` and K fusion
     merges are chosen on its segmentation. When the split training ran out of merges before
     ``budget``, the room left goes to fusion merges instead."""
-    words = sorted({seg for segs in chains for seg in segs} | set(split_counts))
+    # Only two sets of pre-tokens are ever segmented: the chains' segments (the fusion merges
+    # read them) and, for the K rule's price, the pre-tokens that hold a token of the last merges
+    # (a token is a substring of every pre-token whose segmentation holds it; the others add
+    # nothing to its use). Segmenting every distinct pre-token, twice, was most of the step.
+    segments = sorted({seg for segs in chains for seg in segs})
     floor = max(1, min_frequency)
     full = truncate(trained, budget)
     if full is None:  # the corpus ran out of split merges: fill what is left
         room = budget - len(BYTE_TOKENS) - len(trained["model"]["vocab"])
-        tokens = greedy_tokens(trained, words)
+        tokens = greedy_tokens(trained, segments)
         return _with_merges(trained, fusion_merges(chains, tokens, limit=room, min_count=floor))
-    tokens = greedy_tokens(full, words)
+    tokens = greedy_tokens(full, segments)
+    priced = _holding_any((word for word, _ in split_counts.items()), _last_tokens(full), skip=tokens)
+    tokens.update(greedy_tokens(full, priced))
     price = max(floor, _marginal_use(full, split_counts, tokens))
     k = len(fusion_merges(chains, tokens, limit=len(merges_of(full)), min_count=price))
     if k == 0:
         return full
-    tokens = greedy_tokens(truncate(trained, budget - k), words)
+    del tokens  # before the next segmentation is built, not after: the two would be held at once
+    tokens = greedy_tokens(truncate(trained, budget - k), segments)
     merges = fusion_merges(chains, tokens, limit=k, min_count=floor)
     # On the coarser segmentation the chains may offer fewer than k merges: the room they leave
     # goes back to split merges (their tokens include every token of the shorter cut).

@@ -25,11 +25,15 @@ encodes any pre-token, however long, losslessly; it only learns no token longer 
 
 from __future__ import annotations
 
+import gc
 import json
 import os
+import pickle
 import re
+from array import array
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from itertools import repeat
 from pathlib import Path
 
@@ -39,13 +43,16 @@ from ..pretokenize import pretokens as codec_pretokens
 from .bpe import BYTE_TOKENS
 from .file import with_byte_tokens
 from .fusion import ChainCounter, add_fusion_merges
+from .memory import release_freed_memory
 
-__all__ = ["Corpus", "DEFAULT_FUSE", "DEFAULT_PROFILE", "MAX_MIN_FREQUENCY", "MAX_TRAINING_PRETOKEN",
-           "MAX_VOCAB_SIZE", "bounded_chains", "bounded_counts", "check_training_options", "train_bpe",
+__all__ = ["CountOptions", "Corpus", "DEFAULT_FUSE", "DEFAULT_PROFILE", "MAX_MIN_FREQUENCY", "MAX_TRAINING_PRETOKEN",
+           "MAX_VOCAB_SIZE", "PackedCounts", "PretokenCounts", "bounded_chains", "bounded_counts", "check_training_options",
+           "count_texts", "train_bpe",
            "train_counts", "with_byte_tokens"]
 
 Corpus = str | os.PathLike | Sequence[str | os.PathLike] | Iterable[str]
-"""A path, a list/tuple of paths (read as UTF-8), or any other iterable of texts."""
+"""A path, a list/tuple of paths (read as UTF-8), or any other iterable of texts. ``train_bpe``
+also takes a corpus's :class:`PretokenCounts`."""
 
 
 DEFAULT_PROFILE = "compact"
@@ -78,17 +85,111 @@ def train_bpe(
     special_tokens = list(dict.fromkeys(special_tokens))
     check_training_options(vocab_size=vocab_size, min_frequency=min_frequency, limit_alphabet=limit_alphabet,
                            special_tokens=special_tokens)
-    room = _alphabet_room(vocab_size, special_tokens)
-    chains = ChainCounter() if fuse == "frequent" else None
-    counts = _pretoken_counts(_texts(corpus), normalize, splitter, "none" if chains else fuse, profile, chains)
-    counts = bounded_counts(counts)
-    alphabet = kept_alphabet(counts, room if limit_alphabet is None else min(limit_alphabet, room))
-    trained = train_counts(counts, vocab_size - 256, alphabet=alphabet, min_frequency=min_frequency,
+    room = alphabet_room(vocab_size, special_tokens)
+    options = CountOptions(normalize=normalize, splitter=splitter, fuse=fuse, profile=profile)
+    if isinstance(corpus, PretokenCounts):
+        if corpus.options != options:
+            raise ValueError(f"the counts were made with {corpus.options}, not {options}")
+        words, chains = corpus.take()
+    else:
+        words, chains = count_texts(_texts(corpus), options).take()
+    words = bounded_counts(words)
+    alphabet = kept_alphabet(words, room if limit_alphabet is None else min(limit_alphabet, room))
+    # While the trainer runs (its own tables are the peak of the process), the counts wait in
+    # flat form: a Python object per pre-token and per chain cost several times their text.
+    packed = PackedCounts(words)
+    packed_chains = None if chains is None else pickle.dumps(bounded_chains(chains), pickle.HIGHEST_PROTOCOL)
+    del words, chains
+    gc.collect()  # the counting left cycles behind (some 30 MB on 20 MB of code)
+    release_freed_memory()
+    trained = train_counts(packed, vocab_size - 256, alphabet=alphabet, min_frequency=min_frequency,
                            special_tokens=special_tokens, show_progress=show_progress)
-    if chains is not None:
-        trained = add_fusion_merges(trained, counts, bounded_chains(chains.chains), vocab_size,
+    release_freed_memory()
+    if packed_chains is not None:  # the fusion step reads the pre-tokens' counts in one pass: packed
+        trained = add_fusion_merges(trained, packed, pickle.loads(packed_chains), vocab_size,
                                     min_frequency=min_frequency)
     return with_byte_tokens(trained, special_tokens)
+
+
+class PackedCounts:
+    """Pre-token counts in two flat objects: the pre-tokens joined by a character none of them
+    holds (:func:`_separator`), in UTF-8, and their counts in an array, in the same order.
+
+    >>> packed = PackedCounts(Counter({"ab": 3, "ç": 1}))
+    >>> list(packed.items())
+    [('ab', 3), ('ç', 1)]
+    """
+
+    def __init__(self, counts: Counter[str]) -> None:
+        self.separator = _separator(counts)
+        # UTF-8 finds the separator's bytes only where it stands (no character's bytes hold
+        # another's); "surrogatepass": an iterable of texts may hold what a file cannot
+        self.data = self.separator.join(counts).encode("utf-8", "surrogatepass")
+        self.counts = array("Q", counts.values())
+
+    def items(self) -> Iterator[tuple[str, int]]:
+        cut = self.separator.encode("utf-8")
+        start = 0
+        for n in self.counts:
+            end = self.data.find(cut, start)
+            end = len(self.data) if end < 0 else end
+            yield self.data[start:end].decode("utf-8", "surrogatepass"), n
+            start = end + len(cut)
+
+
+@dataclass(frozen=True)
+class CountOptions:
+    """The options that make a corpus's pre-tokens (``Tokenizer.train``'s names): counts made
+    under one set train only a tokenizer with the same."""
+
+    normalize: str | None
+    splitter: str
+    fuse: str
+    profile: str
+
+
+@dataclass
+class PretokenCounts:
+    """What training counts before the trainer runs: how often each pre-token occurs (under
+    ``fuse="frequent"``, each ``"none"`` pre-token) and, under ``"frequent"``, each chain of spec
+    9.4 (a tuple of its segments; else None), keys in the order first seen. ``train_bpe`` takes
+    it in place of a corpus, which is how counts made in several processes (``functok train
+    --workers``) or by a datatrove pipeline train the same tokenizer as one process's."""
+
+    words: Counter[str]
+    chains: Counter[tuple[str, ...]] | None
+    options: CountOptions
+
+    def update(self, other: PretokenCounts) -> None:
+        """Adds ``other``'s counts (a later shard: its new keys come after these)."""
+        if other.options != self.options:
+            raise ValueError(f"cannot add counts made with {other.options} to counts made with {self.options}")
+        self.words.update(other.words)
+        if self.chains is not None and other.chains is not None:
+            self.chains.update(other.chains)
+
+    def take(self) -> tuple[Counter[str], Counter[tuple[str, ...]] | None]:
+        """The counts, handed over: this object is empty afterwards (``train_bpe`` takes the
+        counts it is given, so that it can free them while the trainer runs)."""
+        words, chains = self.words, self.chains
+        self.words, self.chains = Counter(), None if chains is None else Counter()
+        return words, chains
+
+    def pruned(self, min_count: int) -> PretokenCounts:
+        """These counts without the pre-tokens and chains seen fewer than ``min_count`` times."""
+        if min_count <= 1:
+            return self
+        words = Counter({w: n for w, n in self.words.items() if n >= min_count})
+        chains = None if self.chains is None else Counter({c: n for c, n in self.chains.items() if n >= min_count})
+        return PretokenCounts(words, chains, self.options)
+
+
+def count_texts(texts: Iterable[str], options: CountOptions) -> PretokenCounts:
+    """The pre-token (and chain) counts of texts, in one process."""
+    chains = ChainCounter() if options.fuse == "frequent" else None
+    words = _pretoken_counts(texts, options.normalize, options.splitter, "none" if chains else options.fuse,
+                             options.profile, chains)
+    return PretokenCounts(words, None if chains is None else chains.chains, options)
 
 
 def check_training_options(*, vocab_size: object, min_frequency: object = 0, limit_alphabet: object = None,
@@ -174,18 +275,18 @@ def _runs(chain: tuple[str, ...], limit: int) -> Iterator[tuple[str, ...]]:
         yield tuple(run)
 
 
-def train_counts(counts: Counter[str], trainer_size: int, *, alphabet: list[str] | None = None,
+def train_counts(counts: Counter[str] | PackedCounts, trainer_size: int, *, alphabet: list[str] | None = None,
                  min_frequency: int = 0, special_tokens: Sequence[str] = (),
                  show_progress: bool = False, byte_fallback: bool = True) -> dict:
     """Hugging Face's ``BpeTrainer`` on pre-token counts, to ``trainer_size`` entries (special
     tokens, alphabet and merges; the byte tokens come later): its ``tokenizer.json`` as a dict.
-    ``alphabet`` None keeps every character. Each pre-token is one sequence to a tokenizer with
-    no normalizer and no pre-tokenizer, as often as it occurs, so the trainer's word counts are
-    exactly ``counts``. ``byte_fallback`` is only the flag the model records (functok compare's
+    ``alphabet`` None keeps every character. Each pre-token is one word to a tokenizer with
+    no normalizer, as often as it occurs (many to a sequence, cut apart by the pre-tokenizer), so
+    the trainer's word counts are exactly ``counts``. ``byte_fallback`` is only the flag the model records (functok compare's
     paper protocol records False): the trainer learns the same merges either way."""
     try:
         from tokenizers import Tokenizer as HFTokenizer
-        from tokenizers import models, trainers
+        from tokenizers import models, pre_tokenizers, trainers
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError("training needs `tokenizers`: pip install 'functok[train]'") from exc
     trainer = trainers.BpeTrainer(
@@ -197,10 +298,46 @@ def train_counts(counts: Counter[str], trainer_size: int, *, alphabet: list[str]
         # in hash order, so it would train a different tokenizer on each run.
         **({} if alphabet is None else {"initial_alphabet": alphabet, "limit_alphabet": len(alphabet)}),
     )
-    hf = HFTokenizer(models.BPE(byte_fallback=byte_fallback))  # no normalizer, no pre-tokenizer:
-    # every sequence we yield is one pre-token, i.e. one BPE word
-    hf.train_from_iterator(word_batches(counts), trainer, length=sum(counts.values()))  # length: the bar
-    return json.loads(hf.to_str())
+    hf = HFTokenizer(models.BPE(byte_fallback=byte_fallback))  # no normalizer
+    separator = counts.separator if isinstance(counts, PackedCounts) else _separator(counts)
+    # Each sequence is many pre-tokens joined by a character none of them holds, which the
+    # pre-tokenizer cuts out again: the trainer counts exactly the same words. One pre-token per
+    # sequence cost the trainer a sequence's overhead (a string taken from Python, a normalized
+    # string, a hash map merged) per occurrence, which was most of the training's time.
+    hf.pre_tokenizer = pre_tokenizers.Split(separator, behavior="removed")
+    hf.train_from_iterator(separated_texts(counts, separator), trainer)
+    trained = json.loads(hf.to_str())
+    trained["pre_tokenizer"] = None  # the codec makes the pre-tokens; the separator was only transport
+    return trained
+
+
+def _separator(counts: Counter[str]) -> str:
+    """The first character (from U+0001 up) that no pre-token holds."""
+    present = set("".join(counts))
+    return next(chr(c) for c in range(1, 0x110000) if chr(c) not in present and not 0xD800 <= c <= 0xDFFF)
+
+
+def separated_texts(counts: Counter[str] | PackedCounts, separator: str, size: int = 1 << 14) -> Iterator[str]:
+    """Each pre-token as often as it occurred, joined by ``separator`` into texts of about
+    ``size`` code points (a frequent pre-token's run cut across several), in ``counts``' order.
+
+    >>> list(separated_texts(Counter({"ab": 3, "c": 1}), "|", 6))
+    ['ab|ab', 'ab|c']
+    """
+    batch: list[str] = []
+    length = 0
+    for word, n in counts.items():
+        step = len(word) + 1
+        while n:
+            take = min(n, max(1, (size - length) // step))
+            batch.append(separator.join(repeat(word, take)))
+            length += take * step
+            n -= take
+            if length >= size:
+                yield separator.join(batch)
+                batch, length = [], 0
+    if batch:
+        yield separator.join(batch)
 
 
 def _texts(source) -> Iterator[str]:
@@ -269,22 +406,7 @@ def kept_alphabet(counts: Counter[str], limit: int) -> list[str] | None:
     return sorted(ranked[:limit])
 
 
-def word_batches(counts: Counter[str], size: int = 8192) -> Iterator[list[str]]:
-    """Each pre-token as often as it occurred, in lists of about ``size``."""
-    batch: list[str] = []
-    for word, n in counts.items():
-        while n:
-            take = min(n, size - len(batch))
-            batch.extend(repeat(word, take))
-            n -= take
-            if len(batch) >= size:
-                yield batch
-                batch = []
-    if batch:
-        yield batch
-
-
-def _alphabet_room(vocab_size: int, special_tokens: list[str]) -> int:
+def alphabet_room(vocab_size: int, special_tokens: list[str]) -> int:
     """The characters that fit beside the 256 byte tokens and the special tokens (without
     this limit the trainer keeps every character it sees, whatever ``vocab_size`` says)."""
     byte_tokens = [t for t in special_tokens if t in BYTE_TOKENS]

@@ -48,6 +48,7 @@ from ...normalize import nfc
 from ...tokenizer.train import MAX_VOCAB_SIZE
 from . import budgets as equal_budgets
 from .. import run_alone
+from ..corpus import add_field_option
 from .train import (BASELINE, BYTE_TOKENS, EXHAUSTION_VOCAB_SIZE, FUNCTIONALIZER, SPECIAL_TOKENS,
                             VARIANTS, Variant, count_pretokens, fill_greedy_cache, instruction_tokens, token_count,
                             train_as_the_paper, vocabulary_for, vocabulary_stats, with_byte_fallback)
@@ -321,10 +322,10 @@ def _budgets(text: str) -> tuple[int, ...]:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--corpus", nargs="+", action="append", metavar="PATH", default=[],
-                        help="a corpus: .txt and .jsonl files (or .gz), and folders of them (repeat the "
-                             "option for several corpora; default: the standard library's .py "
-                             "source and pydoc_data's English topics)")
-    parser.add_argument("--field", default="text", help="the .jsonl field holding the text (default: text)")
+                        help="a corpus: .txt and .jsonl files (or .gz), .parquet and .arrow files, and "
+                             "folders of them (repeat the option for several corpora; default: the "
+                             "standard library's .py source and pydoc_data's English topics)")
+    add_field_option(parser)
     parser.add_argument("--out", default="functok-report",
                         help="output folder, checked before the measurement starts (default: ./functok-report)")
     parser.add_argument("--vocab-size", type=int, default=16_000,

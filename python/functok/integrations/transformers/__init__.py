@@ -30,7 +30,7 @@ from transformers import AutoTokenizer, PreTrainedConfig, PreTrainedTokenizer
 from transformers.tokenization_utils_base import BatchEncoding, PaddingStrategy, TruncationStrategy
 
 from ...tokenizer import Tokenizer, TokenizerFileError
-from .alignment import EncodedText, FunctokEncoding
+from .alignment import EncodedText, FunctokEncoding, Stretch
 from .streaming import _ID_ERRORS, FunctokDecodeStream, FunctokStreamer, _counted_from
 
 __all__ = ["FUNCTOK_FILE", "AddedTokenMismatch", "FunctokConfig", "FunctokDecodeStream", "FunctokStreamer",
@@ -98,11 +98,19 @@ class FunctokTokenizer(PreTrainedTokenizer):
     normalization and pre-tokens are functok's, and ``return_offsets_mapping=True`` gives the
     offsets of :attr:`functok.Encoding.offsets`, ``(0, 0)`` for added special and pad tokens, and
     survives truncation and padding on either side; the ``BatchEncoding`` has ``word_ids()``,
-    ``char_to_token()``... from them: :mod:`.alignment`; words given split are each after a space,
-    as transformers' byte-level tokenizers with ``add_prefix_space=True`` take them), ``_pad``
+    ``char_to_token()``... from them: :mod:`.alignment`), ``_pad``
     (pads the offsets) and ``_decode``
     (:meth:`functok.Tokenizer.decode` between added tokens; ``errors="replace"`` by default, so a
     malformed stream a model wrote decodes leniently; pass ``errors="strict"`` to raise).
+
+    **Spaces put before text** (``add_prefix_space``), exactly as GPT-2's tokenizer (its
+    ``ByteLevel`` pre-tokenizer) with the same setting. False (the default, and GPT-2's): texts
+    are encoded as they are, so that decode(encode(text)) is the text; words given split
+    (``is_split_into_words=True``) are encoded one after the other as they are, no token spanning
+    two. True: every stretch of text between added tokens (of a text, of each text of a pair, of
+    each word given split) that is not empty and does not start with a space is encoded after
+    one, and decodes with it; offsets stay in the caller's text (the space spans the first
+    character). Token classification wants True, as with GPT-2's and RoBERTa's tokenizers.
     """
 
     vocab_files_names = {"functok_file": FUNCTOK_FILE}
@@ -110,12 +118,14 @@ class FunctokTokenizer(PreTrainedTokenizer):
 
     def __init__(self, functok_file: str | os.PathLike | None = None, *,
                  functok_tokenizer: Tokenizer | None = None, special_tokens_pattern: str = "none",
-                 clean_up_tokenization_spaces: bool = False, **kwargs: Any) -> None:
+                 clean_up_tokenization_spaces: bool = False, add_prefix_space: bool = False,
+                 **kwargs: Any) -> None:
         if isinstance(functok_file, Tokenizer) and functok_tokenizer is None:  # passed by position
             functok_file, functok_tokenizer = None, functok_file
         if (functok_file is None) == (functok_tokenizer is None):
             raise ValueError("pass a functok tokenizer file or functok_tokenizer=, exactly one of them")
         self.functok = functok_tokenizer if functok_tokenizer is not None else Tokenizer.from_file(functok_file)
+        self.add_prefix_space = bool(add_prefix_space)
         self._functok_specials = dict(self.functok.special_tokens)
         self._check_added_tokens(kwargs.get("added_tokens_decoder") or {})
         for role in ADDED_NAMES:
@@ -125,7 +135,11 @@ class FunctokTokenizer(PreTrainedTokenizer):
         super().__init__(special_tokens_pattern=special_tokens_pattern,
                          clean_up_tokenization_spaces=clean_up_tokenization_spaces, **kwargs)
         self._auto_map = self.init_kwargs["auto_map"]
-        self.init_kwargs["special_tokens_pattern"] = special_tokens_pattern  # saved, and reloaded
+        # Saved, and reloaded. Every argument is in init_kwargs, as transformers' own tests ask:
+        # the tokenizer object as None (save_pretrained writes its file, which is functok_file).
+        self.init_kwargs.update(special_tokens_pattern=special_tokens_pattern, add_prefix_space=self.add_prefix_space,
+                                functok_file=None if functok_file is None else os.fspath(functok_file),
+                                functok_tokenizer=None)
         # The functok tokenizer's other special tokens are special here too: cut out of text,
         # skipped by skip_special_tokens.
         self._add_tokens(sorted(set(self._functok_specials) - set(self.all_special_tokens),
@@ -190,7 +204,7 @@ class FunctokTokenizer(PreTrainedTokenizer):
 
     def _tokenize(self, text: str, **kwargs: Any) -> list[str]:
         # Added tokens are already cut out of `text`: a special token's text left in it is text.
-        return self.functok.encode(text, disallowed_special=()).tokens
+        return self.functok.encode(self._spaced(text), disallowed_special=()).tokens
 
     def _convert_token_to_id(self, token: str) -> int:
         id = self.functok.token_to_id(token)
@@ -225,30 +239,58 @@ class FunctokTokenizer(PreTrainedTokenizer):
         encoded = self._encoded_text(text, split_special_tokens)
         return encoded.ids, encoded.offsets if offsets else None
 
-    def _encoded_text(self, text: str, split_special_tokens: bool, split_words: list | None = None) -> EncodedText:
+    def _spaced(self, stretch: str) -> str:
+        """A stretch of text between added tokens as it is encoded: with ``add_prefix_space``, a
+        space before it unless it is empty or starts with one (what the ``ByteLevel``
+        pre-tokenizer of GPT-2's tokenizer does to each stretch)."""
+        return " " + stretch if self.add_prefix_space and stretch and not stretch.startswith(" ") else stretch
+
+    def _parts(self, text: str, split_special_tokens: bool) -> list[tuple[str, int | None]]:
+        """``text`` cut at the added tokens: each part, and its id if it is one."""
+        if split_special_tokens:
+            return [(text, None)] if text else []
+        return [(part, self._added_tokens_encoder.get(part)) for part in self.tokens_trie.split(text) if part]
+
+    def _stretch(self, stretch: str) -> Stretch:
+        """The ids and offsets of a stretch of text (offsets in ``stretch``: a space put before
+        it spans its first character, as in a ``tokenizers`` encoding)."""
+        spaced = self._spaced(stretch)
+        encoding = self.functok.encode(spaced, disallowed_special=())
+        if len(spaced) == len(stretch):
+            return Stretch(encoding.ids, encoding.offsets)
+        return Stretch(encoding.ids, [(max(a - 1, 0), max(b - 1, 1)) for a, b in encoding.offsets])
+
+    def _encoded_text(self, text: str, split_special_tokens: bool) -> EncodedText:
+        """A text's ids (functok's for each stretch between added tokens) and their offsets in it."""
         if not isinstance(text, str):
             raise TypeError(f"expected str, not {type(text).__name__}")
-        parts = [text] if split_special_tokens else self.tokens_trie.split(text)
         runs = []
         start = 0
-        for part in parts:
-            added = None if split_special_tokens else self._added_tokens_encoder.get(part)
-            if added is not None:
-                runs.append((start, start + len(part), added))
-            elif part:
-                runs.append((start, start + len(part), self.functok.encode(part, disallowed_special=())))
+        for part, added in self._parts(text, split_special_tokens):
+            runs.append((start, start + len(part), added if added is not None else self._stretch(part)))
             start += len(part)
-        return EncodedText(self.functok, text, runs, split_words)
+        return EncodedText(self.functok, text, runs)
 
     def _encoded_words(self, words: Sequence[str], split_special_tokens: bool) -> EncodedText:
-        """Words given already split, as the byte-level tokenizers of transformers take them
-        (``add_prefix_space=True``): each after a space, so the ids are those of
-        ``" " + " ".join(words)``; the caller's words are the words of the alignment."""
-        spans, at = [], 0
+        """Words given already split, as GPT-2's tokenizer takes them: each stretch of each word
+        (between added tokens) is encoded on its own, after a space with ``add_prefix_space``
+        (unless it starts with one), so that no token spans two words. The text of the ids is
+        the words so spaced, one after the other; offsets count in it; the caller's words are
+        the words of the alignment, each with the space put before it."""
+        runs, spans, pieces = [], [], []
+        at = 0
         for word in words:
-            spans.append((at + 1, at + 1 + len(word)))
-            at += 1 + len(word)
-        return self._encoded_text("".join(" " + w for w in words), split_special_tokens, spans)
+            owned, first = at, None  # where the word's stretch starts (a space put before it), its first character
+            for part, added in self._parts(word, split_special_tokens):
+                text = part if added is not None else self._spaced(part)
+                what = added if added is not None else self.functok.encode(text, disallowed_special=())
+                if first is None:
+                    first = at + len(text) - len(part)
+                runs.append((at, at + len(text), what))
+                pieces.append(text)
+                at += len(text)
+            spans.append((owned, at if first is None else first, at))
+        return EncodedText(self.functok, "".join(pieces), runs, spans)
 
     def _encode_plus(self, text, text_pair=None, add_special_tokens: bool = True,
                      padding_strategy: PaddingStrategy = PaddingStrategy.DO_NOT_PAD,

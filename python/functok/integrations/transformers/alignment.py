@@ -6,8 +6,8 @@ built from functok's offsets.
 **Words.** A text's words are the codec's pieces (spec 1, "Piece": what the splitter cuts, such
 as ``" world"`` or ``","``, before the pieces become pre-tokens), and each added token in the text
 is a word of its own. Words given already split (``is_split_into_words=True``) are the caller's
-words: the text is ``"".join(" " + word for word in words)`` and the space before a word is
-part of it. A token belongs to the word its first character is in (a token never spans two
+words: the text is the words one after the other, each after a space with ``add_prefix_space``
+(see :meth:`FunctokTokenizer._encoded_words`), and the space put before a word is part of it. A token belongs to the word its first character is in (a token never spans two
 pieces, except when ``fuse`` joins pieces into one pre-token; where NFC merges the characters of
 two pieces, the first piece has the tokens).
 
@@ -20,6 +20,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from functools import cached_property
+from typing import NamedTuple
 
 from ...encode import pieces as codec_pieces
 from ...tokenizer import Encoding, Tokenizer
@@ -27,13 +28,22 @@ from ...tokenizer import Encoding, Tokenizer
 Span = tuple[int, int]
 
 
+class Stretch(NamedTuple):
+    """The ids of a stretch of text and their offsets in it (a :class:`functok.Encoding` has both)."""
+
+    ids: list[int]
+    offsets: list[Span]
+
+
 class EncodedText:
     """One text as :class:`FunctokTokenizer` encodes it: ``runs`` are its stretches, each
     ``(start, end, what)`` where ``what`` is an added token's id or the :class:`functok.Encoding`
-    of that stretch. ``split_words``: the spans of the caller's words, if it gave them split."""
+    (or :class:`Stretch`) of that stretch. ``split_words``: for words the caller gave split,
+    each word's ``(owned, start, end)``: its characters are ``start:end``, and from ``owned`` on
+    (a space put before it) its tokens are its own."""
 
-    def __init__(self, tokenizer: Tokenizer, text: str, runs: list[tuple[int, int, int | Encoding]],
-                 split_words: list[Span] | None = None) -> None:
+    def __init__(self, tokenizer: Tokenizer, text: str, runs: list[tuple[int, int, int | Encoding | Stretch]],
+                 split_words: list[tuple[int, int, int]] | None = None) -> None:
         self._tokenizer = tokenizer
         self._text = text
         self._runs = runs
@@ -54,7 +64,7 @@ class EncodedText:
     def word_spans(self) -> list[Span]:
         """The span of each word in the text."""
         if self._split_words is not None:
-            return self._split_words
+            return [(start, end) for _, start, end in self._split_words]
         pre = self._tokenizer.pre_tokenizer
         spans: list[Span] = []
         for start, end, what in self._runs:
@@ -69,11 +79,14 @@ class EncodedText:
     @cached_property
     def words(self) -> list[int]:
         """The word of each id: the word its first character is in. A word's own span starts at
-        its first character, or at the space before it for words given split. Tokens come in
+        its first character, or at the space put before it for words given split. Tokens come in
         the order of their words, so each word is looked for from the last one on: where NFC
         merged the characters of two pieces into one span (spec 4.4), both report it, and its
         tokens go to the first."""
-        starts = [a - 1 if self._split_words is not None else a for a, _ in self.word_spans]
+        if self._split_words is not None:
+            starts = [owned for owned, _, _ in self._split_words]
+        else:
+            starts = [a for a, _ in self.word_spans]
         ends = [b for _, b in self.word_spans]
         out: list[int] = []
         word = 0

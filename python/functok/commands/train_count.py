@@ -1,0 +1,122 @@
+"""``functok train``'s counting step on several cores: the corpus's texts counted in shards, one
+process each, and the shards' counts merged.
+
+**Shards.** The reader runs in the calling process (so bad input, ``--skip-bad`` and progress
+behave as with one process) and deals the texts out in turn: text *k* goes to worker *k* mod N.
+A text is a ``.jsonl`` record or a chunk of a text file cut where the codec's pieces end, so
+every pre-token and every chain (spec 9.4) lies within one text, and the shards together count
+exactly what one process counts.
+
+**Merge.** Each worker counts its shard in the C core (:func:`functok.tokenizer.train.count_texts`),
+drops what it saw fewer than ``min_count`` times, and sends its counts back; they are added in
+rank order (:meth:`PretokenCounts.update`). Sums do not depend on the order, and training does
+not depend on the order of the keys (Hugging Face's trainer holds its words in a hash map; the
+alphabet and the fusion merges break ties by the text), so the trained file is the same, byte
+for byte, for every N (``tests/test_train_cli.py``). With ``min_count`` above 1 it is not:
+pruning is per shard, before the merge, which is what keeps each worker's memory to its own
+shard's frequent pre-tokens.
+
+**Memory.** A worker holds its shard's distinct pre-tokens and chains; the caller, the merged
+counts (the corpus's distinct pre-tokens, whatever its size: docs/corpus.md measures it) and one
+shard's at a time while adding it. At most :data:`QUEUE_TEXTS` texts wait for each worker.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import queue
+from collections.abc import Iterable
+
+from ..tokenizer.train import CountOptions, PretokenCounts, count_texts
+
+__all__ = ["QUEUE_TEXTS", "count_corpus"]
+
+QUEUE_TEXTS = 4  # texts (about 1 MB each) waiting for a worker: enough to keep it busy, no more
+_POLL_SECONDS = 1.0  # how often a wait checks that the workers are alive
+
+
+def count_corpus(texts: Iterable[str], options: CountOptions, *, workers: int = 1,
+                 min_count: int = 1) -> PretokenCounts:
+    """The pre-token counts of ``texts`` under ``options``, counted by ``workers`` processes
+    (1: in this one), each dropping what its shard saw fewer than ``min_count`` times."""
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    if workers == 1:
+        return count_texts(texts, options).pruned(min_count)
+    return _count_in_processes(texts, options, workers, min_count)
+
+
+def _count_in_processes(texts: Iterable[str], options: CountOptions, workers: int,
+                        min_count: int) -> PretokenCounts:
+    context = multiprocessing.get_context("spawn")  # no fork of a process that may hold threads
+    results = context.Queue()
+    inboxes = [context.Queue(QUEUE_TEXTS) for _ in range(workers)]
+    processes = [context.Process(target=_worker, args=(rank, inbox, results, options, min_count), daemon=True)
+                 for rank, inbox in enumerate(inboxes)]
+    for p in processes:
+        p.start()
+    try:
+        for k, text in enumerate(texts):
+            _put(inboxes[k % workers], text, processes[k % workers])
+        for inbox, p in zip(inboxes, processes):
+            _put(inbox, None, p)
+        merged = _merge_in_rank_order(_get(results, processes) for _ in processes)
+        for p in processes:
+            p.join()
+    finally:
+        for p in processes:  # on an error (bad input in the reader, a worker's failure): stop the rest
+            if p.is_alive():
+                p.terminate()
+                p.join()
+    return merged
+
+
+def _merge_in_rank_order(arriving: Iterable[tuple[int, PretokenCounts]]) -> PretokenCounts:
+    """The shards' counts added in rank order as they arrive (a shard that comes early waits for
+    those before it); each shard is freed once added."""
+    waiting: dict[int, PretokenCounts] = {}
+    merged, next_rank = None, 0
+    for rank, counts in arriving:
+        waiting[rank] = counts
+        while next_rank in waiting:
+            shard = waiting.pop(next_rank)
+            if merged is None:
+                merged = shard
+            else:
+                merged.update(shard)
+            next_rank += 1
+    assert merged is not None and not waiting
+    return merged
+
+
+def _worker(rank: int, inbox, results, options: CountOptions, min_count: int) -> None:
+    try:
+        counts = count_texts(iter(inbox.get, None), options).pruned(min_count)
+    except BaseException as error:  # sent back, raised in the caller
+        results.put((rank, error))
+        return
+    results.put((rank, counts))
+
+
+def _put(inbox, item, process) -> None:
+    while True:
+        try:
+            inbox.put(item, timeout=_POLL_SECONDS)
+            return
+        except queue.Full:
+            if not process.is_alive():
+                raise RuntimeError(f"a counting worker stopped (exit code {process.exitcode})") from None
+
+
+def _get(results, processes) -> tuple[int, PretokenCounts]:
+    while True:
+        try:
+            rank, counts = results.get(timeout=_POLL_SECONDS)
+        except queue.Empty:
+            dead = [p for p in processes if not p.is_alive() and p.exitcode]
+            if dead:
+                raise RuntimeError(f"a counting worker stopped (exit code {dead[0].exitcode})") from None
+            continue
+        if isinstance(counts, BaseException):
+            raise counts
+        return rank, counts

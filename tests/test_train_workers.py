@@ -1,0 +1,125 @@
+"""``functok train --workers N`` and ``--min-count``: counts made in shards and merged train the
+same tokenizer as one process (byte for byte, for every N), and pruning is per shard."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+pytest.importorskip("tokenizers")
+
+from functok.cli import main  # noqa: E402
+from functok.commands.train_count import _merge_in_rank_order, count_corpus  # noqa: E402
+from functok.tokenizer.train import CountOptions, count_texts  # noqa: E402
+
+OPTIONS = CountOptions(normalize="nfc", splitter="llama3", fuse="frequent", profile="compact")
+WORDS = ["The", "RIVER", "river", "Straße", "STRASSE", "ΑΒΓ", "αβγ", "déjà", "Déjà", "def", "f(x):", "return",
+         "x", "*", "1", "22", "  ", "\n", "世界", "Hello", "HELLO", "hello,", "mIxEd"]
+
+
+def texts(n: int = 60) -> list[str]:
+    """Varied texts (case, marks, scripts, digits, code) whose pre-tokens and chains repeat."""
+    return [" ".join(WORDS[(k * j) % len(WORDS)] for j in range(1, 12)) + f" {k}\n" for k in range(n)]
+
+
+def corpus(folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    all_texts = texts()
+    (folder / "a.txt").write_text("".join(all_texts[:20]), encoding="utf-8")
+    (folder / "b.jsonl").write_text("".join(json.dumps({"text": t}) + "\n" for t in all_texts[20:]),
+                                    encoding="utf-8")
+    return folder
+
+
+def train(*args: str) -> int:
+    return main(["train", "--no-progress", "--vocab-size", "400", *args])
+
+
+@pytest.mark.parametrize("fuse", ["none", "frequent"])
+def test_the_trained_file_is_the_same_for_every_worker_count(tmp_path, capsys, fuse):
+    folder = corpus(tmp_path / "c")
+    files = []
+    for workers in (1, 2, 3):
+        out = tmp_path / f"w{workers}.json"
+        assert train("--corpus", str(folder), "--out", str(out), "--fuse", fuse, "--workers", str(workers)) == 0
+        files.append(out.read_bytes())
+    assert "trained on 41 documents" in capsys.readouterr().out
+    assert files[0] == files[1] == files[2]
+
+
+def as_dicts(counts):
+    return dict(counts.words), counts.chains and dict(counts.chains)
+
+
+def test_counts_from_worker_processes_equal_one_process():
+    one = count_corpus(iter(texts()), OPTIONS, workers=1)
+    three = count_corpus(iter(texts()), OPTIONS, workers=3)
+    assert one.chains  # the texts have chains, so that the merge of chains is tested too
+    assert as_dicts(three) == as_dicts(one)
+
+
+@given(st.lists(st.sampled_from(WORDS + ["A", "b", "É", "\u0301"]), max_size=40).map(" ".join).map(lambda t: [t]),
+       st.integers(1, 4), st.lists(st.text(max_size=30), max_size=8))
+def test_shards_merged_in_rank_order_equal_one_count(first, shards, more):
+    """Any texts, dealt out in turn to any number of shards: the merge of the shards' counts is
+    the count of all the texts, keys in any order."""
+    all_texts = first + more
+    counted = [(rank, count_texts(iter(all_texts[rank::shards]), OPTIONS)) for rank in range(shards)]
+    merged = _merge_in_rank_order(reversed(counted))  # the last shard arrives first
+    assert as_dicts(merged) == as_dicts(count_texts(iter(all_texts), OPTIONS))
+
+
+def test_min_count_prunes_each_shard_before_the_merge():
+    all_texts = texts()
+    got = count_corpus(iter(all_texts), OPTIONS, workers=2, min_count=3)
+    want_words, want_chains = Counter(), Counter()
+    for rank in range(2):
+        shard = count_texts(iter(all_texts[rank::2]), OPTIONS)
+        want_words.update({w: n for w, n in shard.words.items() if n >= 3})
+        want_chains.update({c: n for c, n in shard.chains.items() if n >= 3})
+    assert as_dicts(got) == (dict(want_words), dict(want_chains))
+    whole = count_texts(iter(all_texts), OPTIONS)
+    assert 0 < len(got.words) < len(whole.words)  # something was pruned, not everything
+
+
+def test_a_workers_error_is_raised_in_the_caller():
+    with pytest.raises(TypeError, match="expected texts"):
+        count_corpus(iter(["some text", 5, "more text"]), OPTIONS, workers=2)
+
+
+@pytest.mark.parametrize("args, message", [(["--workers", "0"], "--workers must be at least 1"),
+                                           (["--min-count", "0"], "--min-count must be at least 1")])
+def test_bad_worker_options_are_refused(tmp_path, capsys, args, message):
+    assert train("--corpus", str(corpus(tmp_path / "c")), "--out", str(tmp_path / "t.json"), *args) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_the_datatrove_counting_pipeline_trains_the_same_file(tmp_path, capsys):
+    """Counted by a datatrove pipeline (3 tasks, LocalPipelineExecutor), merged in rank order:
+    the tokenizer functok train writes, byte for byte."""
+    pytest.importorskip("datatrove")
+    from datatrove.executor.local import LocalPipelineExecutor
+
+    from functok import Tokenizer
+    from functok.commands.count_pipeline import count_pipeline
+    from functok.integrations.datatrove import merge_counts
+
+    folder = corpus(tmp_path / "c")
+    for k in range(3):  # five files, so that every task reads some
+        (folder / f"more{k}.txt").write_text("".join(texts(80)[40 + 10 * k:50 + 10 * k]), encoding="utf-8")
+    assert train("--corpus", str(folder), "--out", str(tmp_path / "cli.json")) == 0
+    out = tmp_path / "counts"
+    LocalPipelineExecutor(count_pipeline([str(folder)], str(out)), tasks=3, workers=1,
+                          logging_dir=str(out / "logs")).run()
+    assert sorted(p.name for p in out.glob("counts-*.jsonl")) == [f"counts-0000{r}.jsonl" for r in range(3)]
+    trained = Tokenizer.train(merge_counts(out), vocab_size=400, show_progress=False)
+    assert trained.to_str() == (tmp_path / "cli.json").read_text(encoding="utf-8")
+    (out / "counts-00001.jsonl").unlink()
+    with pytest.raises(ValueError, match="a task's file is missing"):
+        merge_counts(out)
