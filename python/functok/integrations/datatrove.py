@@ -42,7 +42,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError(f"functok.integrations.datatrove needs datatrove and what its blocks import ({exc}): "
                       f"pip install 'functok[corpus]'") from exc
 
-from ..encode import encode
+from ..engine import encode  # the engine's: the C core where it is built
 from ..errors import FormatError
 from ..tokenizer import Tokenizer
 from ..tokenizer.train import CountOptions, PretokenCounts, count_texts

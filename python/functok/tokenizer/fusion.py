@@ -80,7 +80,7 @@ def truncate(trained: dict, budget: int) -> dict | None:
     """A trainer's ``tokenizer.json`` (a dict, byte tokens not yet added) cut to ``budget``
     entries, the 256 byte tokens included: the entries with id < budget - 256, and the merges
     before the first whose result lies beyond. BPE training is greedy, so this is exactly the
-    training at that budget (research/equal-budget/q1_prefix.py). None when the training has
+    training at that budget (research/equal-budget/FINDINGS.md, Q1). None when the training has
     fewer entries (its merges ran out before this budget)."""
     n = budget - len(BYTE_TOKENS)
     vocab = trained["model"]["vocab"]

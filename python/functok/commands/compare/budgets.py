@@ -45,7 +45,7 @@ from typing import Any
 from ...encode import pieces as codec_pieces
 from ...tokenizer.fusion import ChainCounter, add_fusion_merges, greedy_tokens, merges_of, truncate
 from ...tokenizer.train import MAX_VOCAB_SIZE
-from ...pretokenize import pretokens as codec_pretokens
+from ...engine import pretokens as codec_pretokens
 from ...normalize import nfc
 from ...split import split
 

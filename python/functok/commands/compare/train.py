@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...encode import FEATURES
-from ...pretokenize import pretokens as codec_pretokens
+from ...engine import pretokens as codec_pretokens
 from ...normalize import nfc
 from ...opcodes import GROUP_FIRST, GROUP_LAST
 from ...split import split
