@@ -28,6 +28,7 @@ export const CACHE_LIMIT = 1 << 16;
 
 const UTF8_WRITER = new TextEncoder();
 const UTF16_READER = new TextDecoder('utf-16le', { ignoreBOM: true }); // keep a leading U+FEFF
+const SHORT_TEXT = 256; // UTF-16 units
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** The instance of the module `bytes` (an ArrayBuffer or view), or of a WebAssembly.Module. */
@@ -104,7 +105,11 @@ export class Wasm {
     return new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(0)));
   }
 
-  units({ units, len }) { return len === 0 ? '' : UTF16_READER.decode(this.u16(units, len)); }
+  /** The answer's UTF-16 units as a string (short ones without TextDecoder, whose fixed cost is a crossing's). */
+  units({ units, len }) {
+    if (len <= SHORT_TEXT) return len === 0 ? '' : String.fromCharCode.apply(null, this.u16(units, len));
+    return UTF16_READER.decode(this.u16(units, len));
+  }
 }
 
 function writeUnits(view, text) {
