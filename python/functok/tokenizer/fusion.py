@@ -104,10 +104,11 @@ def greedy_tokens(trained: dict, words: Iterable[str]) -> dict[str, list[str]]:
     hf = HFTokenizer.from_str(json.dumps(with_byte_tokens(trained, [])))
     words = list(words)
     out = {}
+    shared: dict[str, str] = {}  # one string per token, not one per use: fewer than the vocabulary
     for k in range(0, len(words), 20_000):
         chunk = words[k:k + 20_000]
         for word, enc in zip(chunk, hf.encode_batch(chunk, add_special_tokens=False)):
-            out[word] = enc.tokens
+            out[word] = [shared.setdefault(t, t) for t in enc.tokens]
     del hf
     release_freed_memory()  # the encoder's threads' arenas: some 100 MB on 20 MB of code
     return out
@@ -194,8 +195,15 @@ class _Word:
                     if 0 <= j < len(s) - 1 and self._legal(j):
                         pair = (s[j], s[j + 1])
                         changed[pair] += n
-                        where[pair].add(k)
+                        _note(where[pair], k)
             i += 1
+
+
+def _note(words: list[int], k: int) -> None:
+    """Lists word ``k`` under a pair, unless it was the last listed (a word meets a pair at each
+    of its positions, one after the other)."""
+    if not words or words[-1] != k:
+        words.append(k)
 
 
 def fusion_merges(chains: Counter[tuple[str, ...]], tokens: dict[str, list[str]], *, limit: int,
@@ -205,11 +213,14 @@ def fusion_merges(chains: Counter[tuple[str, ...]], tokens: dict[str, list[str]]
     pair occurs fewer than ``min_count`` times."""
     words = [_Word(segs, tokens, n) for segs, n in chains.items()]
     count: dict[tuple[str, str], int] = defaultdict(int)
-    where: dict[tuple[str, str], set[int]] = defaultdict(set)
+    # Each pair's words in a list, not a set: a list of one costs a quarter of a set of one, and
+    # there are as many as distinct pairs. A word listed twice (it gained the pair again in a
+    # later merge) is merged twice; the second time it holds no (a, b) and does nothing.
+    where: dict[tuple[str, str], list[int]] = defaultdict(list)
     for k, w in enumerate(words):
         for p in w.pairs():
             count[p] += w.n
-            where[p].add(k)
+            _note(where[p], k)
     heap = [(-c, a, b) for (a, b), c in count.items()]
     heapq.heapify(heap)
     merges: list[tuple[str, str]] = []
