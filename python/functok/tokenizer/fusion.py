@@ -119,7 +119,7 @@ def _last_tokens(trained: dict) -> set[str]:
     return {a + b for a, b in merges_of(trained)[-MARGINAL_MERGES:]}
 
 
-def _holding_any(words: Iterable[str], tokens: set[str], skip: dict) -> list[str]:
+def _holding_any(words: Iterable[str], tokens: set[str], skip: set[str]) -> list[str]:
     """The words (not in ``skip``) that hold one of ``tokens`` as a substring, sorted."""
     if not tokens:
         return []
@@ -278,9 +278,8 @@ def add_fusion_merges(trained: dict, split_counts, chains: Counter[tuple[str, ..
         room = budget - len(BYTE_TOKENS) - len(trained["model"]["vocab"])
         tokens = greedy_tokens(trained, segments)
         return _with_merges(trained, fusion_merges(chains, tokens, limit=room, min_count=floor))
-    tokens = greedy_tokens(full, segments)
-    priced = _holding_any((word for word, _ in split_counts.items()), _last_tokens(full), skip=tokens)
-    tokens.update(greedy_tokens(full, priced))
+    priced = _holding_any((word for word, _ in split_counts.items()), _last_tokens(full), skip=set(segments))
+    tokens = greedy_tokens(full, segments + priced)
     price = max(floor, _marginal_use(full, split_counts, tokens))
     k = len(fusion_merges(chains, tokens, limit=len(merges_of(full)), min_count=price))
     if k == 0:
