@@ -11,7 +11,8 @@ time and peak RSS taken from the operating system (``os.wait4``'s ``ru_maxrss`` 
   ``tokenizers``' ``BpeTrainer`` on ``ByteLevel`` pre-tokens, ``train_from_iterator`` over the
   same files' lines, in the same order, to the same vocabulary size;
 * **workers**: ``functok train --workers 2`` against ``--workers 1`` (the trained files compared
-  byte for byte);
+  byte for byte), and the counting step alone with 2 workers against 1 (``--workers`` spreads
+  the counting only: the trainer runs on every core already, the fusion step on one);
 * **memory**: counting alone (what ``functok train`` holds before the trainer starts: the
   reader and the pre-token counts, ``functok.commands.train_count.count_corpus``) on the corpus
   and on the corpus twice (the same text again: the same distinct pre-tokens), and, with
@@ -183,6 +184,11 @@ def main() -> int:
             same = (tmp / "w1.json").read_bytes() == (tmp / "w2.json").read_bytes()
             print(f"--workers 2 / --workers 1: speed-up {w1[0] / w2[0]:.2f}x (goal >= 1.7); files identical: "
                   f"{same}", flush=True)
+            c1 = count_only(corpus, "--workers", "1")
+            row("counting alone, --workers 1", *c1)
+            c2 = count_only(corpus, "--workers", "2")
+            row("counting alone, --workers 2", *c2)
+            print(f"counting alone, --workers 2 / --workers 1: speed-up {c1[0] / c2[0]:.2f}x", flush=True)
         if "memory" in only:
             once = count_only(corpus)
             row("counting, corpus x1", *once)

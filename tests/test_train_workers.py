@@ -123,3 +123,14 @@ def test_the_datatrove_counting_pipeline_trains_the_same_file(tmp_path, capsys):
     (out / "counts-00001.jsonl").unlink()
     with pytest.raises(ValueError, match="a task's file is missing"):
         merge_counts(out)
+
+
+def test_bad_input_with_workers_exits_2_and_stops_them(tmp_path, capsys):
+    folder = corpus(tmp_path / "c")
+    (folder / "bad.txt").write_bytes(b"ok text\xff")
+    assert train("--corpus", str(folder), "--out", str(tmp_path / "t.json"), "--workers", "2") == 2
+    err = capsys.readouterr().err
+    assert "bad.txt: invalid UTF-8 at byte 7" in err and "Traceback" not in err
+    assert not (tmp_path / "t.json").exists()
+    assert train("--corpus", str(folder), "--out", str(tmp_path / "t.json"), "--workers", "2", "--skip-bad") == 0
+    assert "skipped 1 (invalid UTF-8)" in capsys.readouterr().err

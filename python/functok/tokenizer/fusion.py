@@ -104,10 +104,11 @@ def greedy_tokens(trained: dict, words: Iterable[str]) -> dict[str, list[str]]:
     hf = HFTokenizer.from_str(json.dumps(with_byte_tokens(trained, [])))
     words = list(words)
     out = {}
+    shared: dict[str, str] = {}  # one string per token, not one per use: fewer than the vocabulary
     for k in range(0, len(words), 20_000):
         chunk = words[k:k + 20_000]
         for word, enc in zip(chunk, hf.encode_batch(chunk, add_special_tokens=False)):
-            out[word] = enc.tokens
+            out[word] = [shared.setdefault(t, t) for t in enc.tokens]
     del hf
     release_freed_memory()  # the encoder's threads' arenas: some 100 MB on 20 MB of code
     return out
@@ -118,7 +119,7 @@ def _last_tokens(trained: dict) -> set[str]:
     return {a + b for a, b in merges_of(trained)[-MARGINAL_MERGES:]}
 
 
-def _holding_any(words: Iterable[str], tokens: set[str], skip: dict) -> list[str]:
+def _holding_any(words: Iterable[str], tokens: set[str], skip: set[str]) -> list[str]:
     """The words (not in ``skip``) that hold one of ``tokens`` as a substring, sorted."""
     if not tokens:
         return []
@@ -194,8 +195,15 @@ class _Word:
                     if 0 <= j < len(s) - 1 and self._legal(j):
                         pair = (s[j], s[j + 1])
                         changed[pair] += n
-                        where[pair].add(k)
+                        _note(where[pair], k)
             i += 1
+
+
+def _note(words: list[int], k: int) -> None:
+    """Lists word ``k`` under a pair, unless it was the last listed (a word meets a pair at each
+    of its positions, one after the other)."""
+    if not words or words[-1] != k:
+        words.append(k)
 
 
 def fusion_merges(chains: Counter[tuple[str, ...]], tokens: dict[str, list[str]], *, limit: int,
@@ -205,11 +213,14 @@ def fusion_merges(chains: Counter[tuple[str, ...]], tokens: dict[str, list[str]]
     pair occurs fewer than ``min_count`` times."""
     words = [_Word(segs, tokens, n) for segs, n in chains.items()]
     count: dict[tuple[str, str], int] = defaultdict(int)
-    where: dict[tuple[str, str], set[int]] = defaultdict(set)
+    # Each pair's words in a list, not a set: a list of one costs a quarter of a set of one, and
+    # there are as many as distinct pairs. A word listed twice (it gained the pair again in a
+    # later merge) is merged twice; the second time it holds no (a, b) and does nothing.
+    where: dict[tuple[str, str], list[int]] = defaultdict(list)
     for k, w in enumerate(words):
         for p in w.pairs():
             count[p] += w.n
-            where[p].add(k)
+            _note(where[p], k)
     heap = [(-c, a, b) for (a, b), c in count.items()]
     heapq.heapify(heap)
     merges: list[tuple[str, str]] = []
@@ -267,9 +278,8 @@ def add_fusion_merges(trained: dict, split_counts, chains: Counter[tuple[str, ..
         room = budget - len(BYTE_TOKENS) - len(trained["model"]["vocab"])
         tokens = greedy_tokens(trained, segments)
         return _with_merges(trained, fusion_merges(chains, tokens, limit=room, min_count=floor))
-    tokens = greedy_tokens(full, segments)
-    priced = _holding_any((word for word, _ in split_counts.items()), _last_tokens(full), skip=tokens)
-    tokens.update(greedy_tokens(full, priced))
+    priced = _holding_any((word for word, _ in split_counts.items()), _last_tokens(full), skip=set(segments))
+    tokens = greedy_tokens(full, segments + priced)
     price = max(floor, _marginal_use(full, split_counts, tokens))
     k = len(fusion_merges(chains, tokens, limit=len(merges_of(full)), min_count=price))
     if k == 0:

@@ -106,8 +106,9 @@ def train_bpe(
                            special_tokens=special_tokens, show_progress=show_progress)
     release_freed_memory()
     if packed_chains is not None:  # the fusion step reads the pre-tokens' counts in one pass: packed
-        trained = add_fusion_merges(trained, packed, pickle.loads(packed_chains), vocab_size,
-                                    min_frequency=min_frequency)
+        chains = pickle.loads(packed_chains)
+        del packed_chains
+        trained = add_fusion_merges(trained, packed, chains, vocab_size, min_frequency=min_frequency)
     return with_byte_tokens(trained, special_tokens)
 
 
