@@ -21,9 +21,11 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections import Counter
 
 from functok.commands.compare import budgets
-from functok.commands.compare.train import EXHAUSTION_VOCAB_SIZE, train_as_the_paper, vocabulary_stats
+from functok.commands.compare.train import (EXHAUSTION_VOCAB_SIZE, count_pretokens, train_as_the_paper,
+                                           vocabulary_stats)
 from functok.tokenizer.fusion import ChainCounter
 
 import prepare
@@ -34,11 +36,19 @@ import variants
 ROWS = ("baseline", "compact_split", "compact_frequent", "inline_case", "inline_case_marks")
 
 
-def _counts(row: str, texts: list[str], chains: ChainCounter | None = None):
-    if row in variants.VARIANTS:
-        return variants.count(variants.VARIANTS[row], texts)
-    variant = next(v for v in budgets.BUDGET_VARIANTS if v.key == row)
-    return budgets._count(variant, prepare.SPLITTER, texts, chains)
+def _counts(row: str, texts: list[str], chains: ChainCounter | None = None) -> Counter:
+    """Pre-token counts as compare makes them (and the training chains, for the split row that
+    ``compact``/``frequent`` reuses)."""
+    variant = variants.VARIANTS.get(row) or next(v for v in budgets.BUDGET_VARIANTS if v.key == row)
+    pretokenize = variant.pretokenize(prepare.SPLITTER)
+    if chains is None:
+        return count_pretokens(texts, pretokenize)
+    counts: Counter = Counter()
+    for text in texts:
+        found = pretokenize(text)
+        counts.update(found)
+        chains.update(found)
+    return counts
 
 
 def measure(name: str) -> dict:

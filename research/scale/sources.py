@@ -68,8 +68,10 @@ def download(into: Path) -> list[Path]:
     """The pinned sdists, by pip (its cache makes a second prepare offline)."""
     into.mkdir(parents=True, exist_ok=True)
     for spec in PINNED:
+        # --no-binary names the package alone: with ":all:" pip would also build the sdist's build
+        # requirements (Cython, for SQLAlchemy) from source, minutes of compiling for nothing
         subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--disable-pip-version-check", "--no-deps",
-                        "--no-binary", ":all:", "-d", str(into), spec], check=True)
+                        "--no-binary", spec.split("==")[0], "-d", str(into), spec], check=True)
     return sorted(p for p in into.iterdir() if p.name.endswith((".tar.gz", ".zip")))
 
 
