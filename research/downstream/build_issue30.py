@@ -235,8 +235,24 @@ def _paper_tokens(p: str) -> str:
     return f"{(v['paper_split']['held_out_tokens_all'] / v['baseline']['held_out_tokens_all'] - 1) * 100:+.1f}% at 8k"
 
 
+def pins() -> list[str]:
+    """The commits issue 30's result files ran at (each file's own pin)."""
+    found: dict[str, int] = {}
+    for p in PROTOCOLS:
+        for path in sorted((RESULTS / p).glob("*.json")):
+            if path.name.startswith(("paper_postfix.", "inline_case", "vocabulary")) or ".tokens" in path.name:
+                if "meta" in path.name:
+                    continue
+                pin = json.loads(path.read_text()).get("pinned", {})
+                key = (f"commit `{pin.get('commit', '?')}` (python/functok "
+                       f"{'modified' if pin.get('functok_dirty') else 'clean'}), torch {pin.get('torch')}, "
+                       f"tokenizers {pin.get('tokenizers')}, CPython {pin.get('python')}")
+                found[key] = found.get(key, 0) + 1
+    return [f"- {k}: {n} result file{'s' if n > 1 else ''}" for k, n in sorted(found.items())] or ["- none yet"]
+
+
 def blocks() -> dict[str, list[str]]:
-    return {"ISSUE30_PLACEMENT": placement(), "ISSUE30_INLINE": inline(), "ISSUE30_CURVE": curve(),
+    return {"ISSUE30_PINS": pins(), "ISSUE30_PLACEMENT": placement(), "ISSUE30_INLINE": inline(), "ISSUE30_CURVE": curve(),
             "ISSUE30_TABLE": side_by_side(), "ISSUE30_MISSING": missing(), "ISSUE30_CHOICE": choice()}
 
 
