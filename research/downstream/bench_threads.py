@@ -2,7 +2,7 @@
 of the study's model (random ids, the 8,001-entry vocabulary) at 1 and 2 threads, alternating,
 milliseconds per step. Not a score: the cells run a fixed number of steps whatever their speed.
 
-    cd research/downstream && nice -n 19 /work/venv-torch/bin/python bench_threads.py
+    cd research/downstream && nice -n 19 ../../.venv-torch/bin/python bench_threads.py
 """
 
 import time

@@ -81,13 +81,16 @@ def bytes_ratio(meta: dict, variant: str) -> float:
     return meta["variants"]["baseline"]["train_bytes_per_token"] / meta["variants"][variant]["train_bytes_per_token"]
 
 
-def run_cell(cache: Path, variant: str, seed: int, point: str = "equal_tokens") -> dict:
+def run_cell(cache: Path, variant: str, seed: int, point: str = "equal_tokens", scale: int = 1) -> dict:
+    """One cell; ``scale`` multiplies the training tokens (issue 30's learning curve: 2x, 4x),
+    with the same warm-up and a decay to zero at the longer run's last step."""
     torch.set_num_threads(1)
     meta = json.loads((cache / "meta.json").read_text())
     data = torch.load(cache / f"{variant}.pt")
     ratio = bytes_ratio(meta, variant)
     step_tokens = BATCH * SHAPE["context"]
-    steps = TRAIN_TOKENS // step_tokens if point == "equal_tokens" else round(TRAIN_TOKENS * ratio / step_tokens)
+    target = TRAIN_TOKENS * scale
+    steps = target // step_tokens if point == "equal_tokens" else round(target * ratio / step_tokens)
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     model = GPT(meta["budget"] + 1, **SHAPE)
@@ -111,5 +114,5 @@ def run_cell(cache: Path, variant: str, seed: int, point: str = "equal_tokens") 
             "parameters": sum(p.numel() for p in model.parameters()),
             "optimizer": {"lr": LR, "warmup": WARMUP, "weight_decay": WEIGHT_DECAY, "clip": CLIP, "batch": BATCH,
                           "schedule": "linear warm-up, then linear decay to 0 at the last step"},
-            "train_tokens_target": TRAIN_TOKENS, "bytes_ratio": ratio, point: scored,
+            "train_tokens_target": target, "train_scale": scale, "bytes_ratio": ratio, point: scored,
             "curve": curve, "seconds": round(time.monotonic() - started, 1)}

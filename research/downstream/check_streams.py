@@ -3,7 +3,7 @@ variant, every evaluation document's ids equal ``Tokenizer(...).encode(text).ids
 back to its NFC text; the baseline's ids decode (byte fallback joined) to the NFC text too.
 
     cd research/downstream && PYTHONPATH=../../python \\
-        /work/venv-torch/bin/python check_streams.py udhr-languages   # or: remedy (remedy.py's stream)
+        ../../.venv-torch/bin/python check_streams.py udhr-languages   # or: remedy (remedy.py's stream)
 """
 
 from __future__ import annotations

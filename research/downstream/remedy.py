@@ -14,7 +14,7 @@ entry is the one in results/<protocol>/meta.json, whose evaluation text this run
 shares). Cells are scored and stored like the grid's: results/<protocol>/<REMEDY>.seed<N>.json.
 
     cd research/downstream
-    PYTHONPATH=../../python nohup nice -n 19 /work/venv-torch/bin/python remedy.py --commit > grid-remedy.log 2>&1 &
+    PYTHONPATH=../../python nohup nice -n 19 ../../.venv-torch/bin/python remedy.py --commit > grid-remedy.log 2>&1 &
 """
 
 from __future__ import annotations

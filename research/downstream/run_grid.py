@@ -7,8 +7,7 @@ variants whose bytes/token differ from the baseline's by more than cell.SAME_BYT
 meta.json, and FINDINGS.md and docs/downstream.md rebuilt) as soon as it is written.
 
     cd research/downstream
-    PYTHONPATH=../../python:/work/venv/lib/python3.11/site-packages \\
-        nohup nice /work/venv-torch/bin/python run_grid.py --commit > grid.log 2>&1 &
+    PYTHONPATH=../../python nohup nice -n 19 ../../.venv-torch/bin/python run_grid.py --commit > grid.log 2>&1 &
 """
 
 from __future__ import annotations
@@ -33,8 +32,9 @@ RESULTS = Path(__file__).with_name("results")
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def result_path(protocol: str, variant: str, seed: int, point: str = "equal_tokens") -> Path:
-    middle = "" if point == "equal_tokens" else f".{point}"
+def result_path(protocol: str, variant: str, seed: int, point: str = "equal_tokens", scale: int = 1) -> Path:
+    """results/<protocol>/<variant>[.equal_bytes][.tokens<k>x].seed<N>.json"""
+    middle = ("" if point == "equal_tokens" else f".{point}") + ("" if scale == 1 else f".tokens{scale}x")
     return RESULTS / protocol / f"{variant}{middle}.seed{seed}.json"
 
 
@@ -69,16 +69,17 @@ def commit(path: Path, extra: Sequence[Path] = ()) -> None:
 
 
 def run(protocol: str, variant: str, seed: int, point: str, cache: Path, commit_it: bool,
-        extra: Sequence[Path] = ()) -> None:
-    path = result_path(protocol, variant, seed, point)
+        extra: Sequence[Path] = (), scale: int = 1) -> None:
+    path = result_path(protocol, variant, seed, point, scale)
     if path.exists():
         return
     started = time.strftime("%H:%M:%S")
-    result = dict(run_cell(cache, variant, seed, point), pinned=pinned())
+    result = dict(run_cell(cache, variant, seed, point, scale), pinned=pinned())
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(result, indent=1) + "\n")
+    times = "" if scale == 1 else f", {scale}x the training tokens"
     print(f"{started} {protocol} {variant} seed {seed}: {result[point]['bits_per_byte']:.4f} bits/byte at "
-          f"{point.replace('_', ' ')} ({result['seconds']} s)", flush=True)
+          f"{point.replace('_', ' ')}{times} ({result['seconds']} s)", flush=True)
     if commit_it:
         commit(path, extra)
 
