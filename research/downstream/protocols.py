@@ -6,7 +6,7 @@ the documents and the held-out rule are compare's:
 * ``udhr-languages``: the UDHR, whole languages held out, as research/equal-budget did it
   (sorted files; train = files[0::2] + files[1::4], held out = files[3::4]); documents are
   paragraphs (compare's cutting);
-* ``udhr-paragraphs``: ``functok compare --corpus <the UDHR folder>``: one paragraph in
+* ``udhr-paragraphs``: ``functok compare --corpus corpora/udhr``: one paragraph in
   20 held out by CRC-32 of its name, so every language is in training;
 * ``code``: compare's default code corpus (the standard library's .py files, files held out by
   CRC-32 of the path), sampled with compare's own ``--max-files`` rule to fit the CPU budget;
@@ -25,9 +25,8 @@ from functok.commands.compare.corpus import (DEFAULT_HELD_OUT_EVERY, load_corpus
                                              stdlib_corpus)
 from functok.commands.corpus import DEFAULT_MAX_LINE
 
-# The UDHR translations, read from the shared corpora folder beside the checkout (until the
-# repository vendors them): the one place research names that folder.
-UDHR = Path(__file__).resolve().parents[2].parent / "shared" / "corpora" / "udhr"
+# The UDHR translations the repository carries (corpora/udhr/): the one place research names them.
+UDHR = Path(__file__).resolve().parents[2] / "corpora" / "udhr"
 CODE_MAX_FILES = 300  # compare --max-files 300: the CPU budget, not the protocol
 EVAL_CHARS = 120_000
 PER_LANGUAGE_EVAL_CHARS = 1_000  # udhr-languages: the first paragraphs of every held-out language
