@@ -23,7 +23,7 @@ import prepare_pack  # noqa: E402
 import run  # noqa: E402
 import streams  # noqa: E402
 
-CORPORA = ("code", "prose")  # the UDHR folder is not always beside the checkout: its corpus is optional here
+CORPORA = ("code", "prose")  # the UDHR is left out to keep the smoke test short
 
 
 @pytest.fixture(scope="module")
