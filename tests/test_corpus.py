@@ -142,7 +142,7 @@ def test_shares_split_the_records_and_their_skips(tmp_path, count):
 def test_the_skip_summary_counts_past_the_listed_skips():
     """functok tokenize lists the first 10,000 skips in its manifest; the summary it prints must
     count them all, and name an example only where one is listed."""
-    from functok.commands.corpus import skipped_summary
+    from functok.commands.corpus_cli import skipped_summary
 
     listed = [{"reason": "empty", "what": "a.jsonl:1"}, {"reason": "empty", "what": "a.jsonl:2"}]
     assert skipped_summary(listed) == ["2 (empty), e.g. a.jsonl:1"]

@@ -3,7 +3,8 @@
  * checked. The work runs with the GIL released, from reading the str's code units to the last
  * id; threads share the encoder (read only) and each call takes a workspace (cache and scratch)
  * of its own from the encoder's pool, so calls from several threads never wait on each other's
- * cache. encode_many encodes many texts in one release of the GIL (Tokenizer.encode_batch). */
+ * cache. encode_many encodes many texts in one release of the GIL (Tokenizer.encode_batch).
+ * tiktoken's merge rule for rank files is bind_tiktoken.c's TiktokenMerger. */
 #include "binding.h"
 
 #include <pythread.h>
@@ -68,8 +69,8 @@ typedef struct {
 
 enum { ID_TABLE_MAX = 1 << 22 }; /* ids above this (sparse ids, 14.3) are made each time */
 
-/* A Python int as a uint32_t, or -1 with an exception set. */
-static int as_u32(PyObject *value, uint32_t *out) {
+/* A Python int as a uint32_t, or -1 with an exception set (binding.h: bind_tiktoken.c too). */
+int as_u32(PyObject *value, uint32_t *out) {
     unsigned long long v = PyLong_AsUnsignedLongLong(value);
     if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
     if (v > UINT32_MAX) { PyErr_SetString(PyExc_OverflowError, "an id is below 2**32"); return -1; }
@@ -202,7 +203,8 @@ static void give_back(GreedyEncoder *self, workspace *w, size_t lane) {
     if (!kept) workspace_free(w);
 }
 
-static PyObject *as_list(const idbuf *ids) {
+/* The ids as a list of ints (binding.h: bind_tiktoken.c too). */
+PyObject *as_list(const idbuf *ids) {
     PyObject *list = PyList_New((Py_ssize_t)ids->len);
     for (size_t k = 0; list && k < ids->len; k++) {
         PyObject *id = PyLong_FromUnsignedLong(ids->data[k]);
@@ -464,81 +466,4 @@ PyTypeObject GreedyEncoderType = {
     .tp_init = (initproc)encoder_init,
     .tp_dealloc = (destructor)encoder_dealloc,
     .tp_methods = encoder_methods,
-};
-
-/* --- functok._native.TiktokenMerger: tiktoken's merge rule (bpe.py's TiktokenBPE) ------------- */
-
-typedef struct {
-    PyObject_HEAD
-    bytemap ranks;
-    tiktoken_scratch scratch; /* used with the GIL held: calls on short pieces never release it */
-    int made;
-} TiktokenMerger;
-
-static int merger_init(TiktokenMerger *self, PyObject *args, PyObject *kwargs) {
-    static char *names[] = {"ranks", NULL};
-    PyObject *ranks, *key, *value;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!:TiktokenMerger", names, &PyDict_Type, &ranks)) return -1;
-    if (self->made) { PyErr_SetString(PyExc_RuntimeError, "TiktokenMerger is made once"); return -1; }
-    bytemap_init(&self->ranks);
-    tiktoken_scratch_init(&self->scratch);
-    self->made = 1;
-    Py_ssize_t at = 0;
-    while (PyDict_Next(ranks, &at, &key, &value)) {
-        uint32_t rank;
-        if (!PyBytes_Check(key)) { PyErr_SetString(PyExc_TypeError, "ranks: bytes -> int"); return -1; }
-        if (as_u32(value, &rank)) return -1;
-        if (bytemap_put(&self->ranks, (const uint8_t *)PyBytes_AS_STRING(key), (size_t)PyBytes_GET_SIZE(key), rank)) {
-            PyErr_NoMemory();
-            return -1;
-        }
-    }
-    return 0;
-}
-
-static void merger_dealloc(TiktokenMerger *self) {
-    if (self->made) {
-        bytemap_free(&self->ranks);
-        tiktoken_scratch_free(&self->scratch);
-    }
-    Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
-static PyObject *merger_tokenize(TiktokenMerger *self, PyObject *piece) {
-    if (!self->made) { PyErr_SetString(PyExc_RuntimeError, "TiktokenMerger is not made"); return NULL; }
-    if (!PyBytes_Check(piece)) return PyErr_Format(PyExc_TypeError, "expected bytes, not %.100s", Py_TYPE(piece)->tp_name);
-    const uint8_t *bytes = (const uint8_t *)PyBytes_AS_STRING(piece);
-    idbuf ids;
-    cpbuf_init(&ids);
-    size_t missing = 0;
-    int failed = tiktoken_piece(&self->ranks, &self->scratch, bytes, (size_t)PyBytes_GET_SIZE(piece), &ids, &missing);
-    PyObject *result = NULL;
-    if (failed == -2) { /* as bpe.py's ranks[part]: a KeyError naming the part, one byte (a merged
-                           part has a rank) */
-        PyObject *part = PyBytes_FromStringAndSize((const char *)bytes + missing, 1);
-        if (part) { PyErr_SetObject(PyExc_KeyError, part); Py_DECREF(part); }
-    } else {
-        result = failed ? PyErr_NoMemory() : as_list(&ids);
-    }
-    cpbuf_free(&ids);
-    if (self->scratch.cap > (1u << 20)) tiktoken_scratch_free(&self->scratch);
-    return result;
-}
-
-static PyMethodDef merger_methods[] = {
-    {"tokenize", (PyCFunction)merger_tokenize, METH_O, "tokenize(piece: bytes) -> list[int]: the piece's ids."},
-    {NULL, NULL, 0, NULL},
-};
-
-PyTypeObject TiktokenMergerType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "functok._native.TiktokenMerger",
-    .tp_doc = "TiktokenMerger(ranks): tiktoken's byte-pair merge over a rank table (bytes -> rank), "
-              "identical to functok.tokenizer.bpe.TiktokenBPE.",
-    .tp_basicsize = sizeof(TiktokenMerger),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)merger_init,
-    .tp_dealloc = (destructor)merger_dealloc,
-    .tp_methods = merger_methods,
 };

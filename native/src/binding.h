@@ -57,6 +57,11 @@ extern PyMethodDef decode_methods[]; /* bind_decode.c */
 extern PyMethodDef detokenize_methods[]; /* bind_detokenize.c */
 /* The types of the bind_*.c files, which module.c adds to the module. */
 extern PyTypeObject segmenter_type; /* bind_segment.c: Segmenter (spec 10) */
-extern PyTypeObject GreedyEncoderType, TiktokenMergerType; /* bind_tokenizer.c */
+extern PyTypeObject GreedyEncoderType; /* bind_tokenizer.c */
+extern PyTypeObject TiktokenMergerType; /* bind_tiktoken.c */
+
+/* bind_tokenizer.c's conversions, which bind_tiktoken.c shares. */
+int as_u32(PyObject *value, uint32_t *out); /* -1 with an exception set */
+PyObject *as_list(const idbuf *ids);
 
 #endif

@@ -1,8 +1,9 @@
 /* functok._native: the CPython binding of the C core (core.h). This file holds what the binding's
  * files share (binding.h) and builds the module from their tables and types: bind_codec.c (encode,
  * pretokens, nfc, split), bind_count.c (count_pretokens, for training), bind_decode.c (decode),
- * bind_detokenize.c (Tokenizer.decode's fast road), bind_segment.c (Segmenter) and
- * bind_tokenizer.c (GreedyEncoder, TiktokenMerger). Each function takes and gives Python objects;
+ * bind_detokenize.c (Tokenizer.decode's fast road), bind_segment.c (Segmenter),
+ * bind_tokenizer.c (GreedyEncoder) and bind_tiktoken.c (TiktokenMerger). Each function takes
+ * and gives Python objects;
  * the work runs on the text's code points (read in place, or a copy) with the GIL released, so
  * that threads run in parallel. The pure path stays the reference. */
 #include <stdlib.h>

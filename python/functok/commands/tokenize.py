@@ -39,7 +39,8 @@ from typing import Any
 
 from ..chunks import InputError
 from . import run_alone
-from .corpus import ByteProgress, CorpusReader, add_corpus_options, shown, skipped_summary, total_bytes
+from .corpus import CorpusReader, shown, total_bytes
+from .corpus_cli import ByteProgress, add_corpus_options, skipped_summary
 
 __all__ = ["add_command", "default_tasks", "tokenize_corpus"]
 

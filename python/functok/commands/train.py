@@ -30,8 +30,8 @@ from typing import Any
 from ..chunks import InputError
 from ..tokenizer.train import MAX_VOCAB_SIZE, CountOptions, alphabet_room, check_training_options
 from . import run_alone
-from .corpus import (DEFAULT_MAX_LINE, ByteProgress, CorpusReader, add_corpus_options, input_file_at, shown, skipped_summary,
-                     total_bytes)
+from .corpus import DEFAULT_MAX_LINE, CorpusReader, input_file_at, shown, total_bytes
+from .corpus_cli import ByteProgress, add_corpus_options, skipped_summary
 from .train_count import count_corpus
 
 __all__ = ["add_command", "train_options"]

@@ -48,7 +48,7 @@ from ...normalize import nfc
 from ...tokenizer.train import MAX_VOCAB_SIZE
 from . import budgets as equal_budgets
 from .. import run_alone
-from ..corpus import add_field_option
+from ..corpus_cli import add_field_option
 from .train import (BASELINE, BYTE_TOKENS, EXHAUSTION_VOCAB_SIZE, FUNCTIONALIZER, SPECIAL_TOKENS,
                             VARIANTS, Variant, count_pretokens, fill_greedy_cache, instruction_tokens, token_count,
                             train_as_the_paper, vocabulary_for, vocabulary_stats, with_byte_fallback)
