@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
+
 class ByteProgress:
     """A progress bar over the corpus bytes on disk (tqdm on a terminal, else nothing): the
     commands move it with ``to(bytes_done)``; tqdm shows the rate in MB/s."""
