@@ -72,8 +72,7 @@ torch_lane() {
     # The +cpu pin never takes a CUDA build from the registry. pip looks for that wheel where its
     # own configuration says (PIP_FIND_LINKS, or find-links in pip.conf: the machines CI runs on set
     # both to their local folder of wheels), and also in FUNCTOK_TORCH_WHEELS when the caller sets
-    # it (a folder or a page of wheels, e.g. https://download.pytorch.org/whl/torch/), so that no
-    # machine's folder is written here. .venv-torch sees .venv's packages through a .pth line
+    # it (a folder or a page of wheels), so that no machine's folder is written here. .venv-torch sees .venv's packages through a .pth line
     # (site.addsitedir, so that .venv's own .pth files, the editable functok among them, count),
     # and only it has torch: every other run tests functok without torch.
     python3 -m venv .venv-torch
@@ -84,6 +83,8 @@ torch_lane() {
     .venv-torch/bin/python -m pip install -q --disable-pip-version-check ${FUNCTOK_TORCH_WHEELS:+--find-links "$FUNCTOK_TORCH_WHEELS"} \
         'torch==2.13.0+cpu'
     .venv-torch/bin/python -m pytest -q -p no:cacheprovider tests/test_constrain_torch.py
+    step "the scale study's smoke test: research/scale's GPU command with --device cpu --tiny, end to end"
+    .venv-torch/bin/python -m pytest -q -p no:cacheprovider research/scale/test_scale.py
     step "transformers' own tokenizer tests (TokenizerTesterMixin, from its sdist) against FunctokTokenizer"
     # With torch, which some of the mixin's tests need; RUN_SLOW=1 runs the one marked slow. Only
     # this lane names the folder (the module is skipped without it).
