@@ -72,9 +72,10 @@ torch_lane() {
     # The +cpu pin never takes a CUDA build from the registry. pip looks for that wheel where its
     # own configuration says (PIP_FIND_LINKS, or find-links in pip.conf: the machines CI runs on set
     # both to their local folder of wheels), and also in FUNCTOK_TORCH_WHEELS when the caller sets
-    # it (a folder or a page of wheels), so that no machine's folder is written here. .venv-torch sees .venv's packages through a .pth line
-    # (site.addsitedir, so that .venv's own .pth files, the editable functok among them, count),
-    # and only it has torch: every other run tests functok without torch.
+    # it (a folder or a page of wheels), so that no machine's folder is written here. .venv-torch
+    # sees .venv's packages through a .pth line (site.addsitedir, so that .venv's own .pth files,
+    # the editable functok among them, count), and only it has torch: every other run tests
+    # functok without torch.
     python3 -m venv .venv-torch
     local dev_site torch_site
     dev_site=$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
