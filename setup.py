@@ -17,7 +17,7 @@ editable install reads ``spec/grammar/`` of the checkout (``grammar_export.gramm
 the package still installs, pure Python, where none is (``optional=True``: a failed build is a
 warning, as markupsafe's speedups are). A source tree without ``native/`` (wasm/build.mjs's copy,
 for Pyodide) builds the pure wheel. The pure path is the reference either way; ``FUNCTOK_PURE=1``
-makes an installed core stand aside at run time (functok/native.py).
+makes an installed core stand aside at run time (functok/engine.py).
 """
 
 from __future__ import annotations

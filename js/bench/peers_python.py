@@ -106,7 +106,7 @@ def train(text_file: str, out: str, vocab_size: int) -> None:
 
 def time_once(tokenizer: str, corpus: str) -> None:
     from functok import Tokenizer
-    from functok.native import backend
+    from functok import backend
 
     with open(corpus, encoding="utf-8", newline="") as f:
         text = f.read()
