@@ -259,8 +259,13 @@ class EngineVocabulary extends TokenVocabulary {
   }
 }
 
-/** A vocabulary of loadTiktoken or loadHF, on the engine. */
-const onEngine = (vocabulary) => new EngineVocabulary(vocabulary, cutOf(vocabulary.preTokenizer));
+/** A vocabulary of loadTiktoken or loadHF, on the engine, its merge model loaded into the engine
+ * now (as Tokenizer's is), so that the load pays for it and the first encode is fast. */
+function onEngine(vocabulary) {
+  const onIt = new EngineVocabulary(vocabulary, cutOf(vocabulary.preTokenizer));
+  onIt._wasm(0);
+  return onIt;
+}
 
 /** loadTiktoken (src/tokenizer/external.mjs), its vocabulary's encode on the engine. */
 export function loadTiktoken(source, options) { return onEngine(referenceLoadTiktoken(source, options)); }
