@@ -64,6 +64,13 @@ def _options(options: dict | None) -> dict:
     return options
 
 
+def _with_row_keywords(table: dict, row: list[dict]) -> dict:
+    """The table's keyword arguments, updated by the row's own dict where it has one."""
+    if len(row) > 1:
+        raise ValueError(f"a table row ends with at most one dict of keywords: {row!r}")
+    return {**table, **(row[0] if row else {})}
+
+
 def nfc(text: str) -> str:
     """NFC at the pinned Unicode version (unicodedata2), an oracle independent of functok."""
     return unicodedata2.normalize("NFC", text)
@@ -117,6 +124,23 @@ class Collector:
         self._add({"id": id, "description": description, "op": "decode", "input": assemble(stream),
                    "options": _options(options), "expected": text, "roundtrip": roundtrip,
                    "spec": _clauses(spec)})
+
+    # -- tables of encode and decode vectors -------------------------------------------
+    # A family of vectors that cite the same clauses reads best as a table, one row a vector.
+    # A row's last column names the further clauses it cites (spec anchors, separated by
+    # spaces, "" for none); a dict after it holds the keyword arguments the row adds
+    # (decoded=, options=), which take precedence over the table's.
+    def encodes(self, spec: list[str], rows: list[tuple], **keywords) -> None:
+        """encode() per row: (id, description, text, stream, clauses[, keywords])."""
+        for id, description, text, stream, clauses, *own in rows:
+            self.encode(id, description, text, stream, spec=[*spec, *clauses.split()],
+                        **_with_row_keywords(keywords, own))
+
+    def decodes(self, spec: list[str], rows: list[tuple], **keywords) -> None:
+        """decode() per row: (id, description, stream, text, roundtrip, clauses[, keywords])."""
+        for id, description, stream, text, roundtrip, clauses, *own in rows:
+            self.decode(id, description, stream, text, roundtrip=roundtrip,
+                        spec=[*spec, *clauses.split()], **_with_row_keywords(keywords, own))
 
     # -- errors ------------------------------------------------------------------------
     def error(self, id: str, description: str, op: str, input: str, kind: str, offset: int,

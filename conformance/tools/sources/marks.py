@@ -123,24 +123,26 @@ def declare(v):
     for i, (char, lower, what) in enumerate(OUTSIDE_UPPER, 1):
         v.encode(f"mark-outsideup-{i:02}", f"{what}: only CAPITALIZE", char,
                  f'CAPITALIZE(0) "{lower}"', spec=ENC + ["chardata-case"])
-    v.encode("mark-outside-word-01", "Viet Nam: dot below stays in the base", "Vi\u1ec7t Nam",
-             'CAPITALIZE(0) "vi\u1ec7t" CAPITALIZE(1) " nam"', spec=ENC)
-    v.encode("mark-outside-nfc-01", "a plus breve composes to a literal", "a\u0306",
-             '"\u0103"', decoded="\u0103", spec=ENC + ["normalize-nfc"])
-    v.encode("mark-outside-nfc-02", "a plus dot below composes to a literal", "a\u0323",
-             '"\u1ea1"', decoded="\u1ea1", spec=ENC + ["normalize-nfc"])
-    v.encode("mark-outside-nfc-03", "a plus hook above composes to a literal", "a\u0309",
-             '"\u1ea3"', decoded="\u1ea3", spec=ENC + ["normalize-nfc"])
-    v.encode("mark-outside-nfc-04", "o plus horn composes to a literal", "o\u031b",
-             '"\u01a1"', decoded="\u01a1", spec=ENC + ["normalize-nfc"])
-    v.encode("mark-outside-raw-01", "breve without NFC: its own literal piece", "a\u0306",
-             '"a\u0306"', options={"normalize": None}, spec=ENC + ["split-semantics"])
-    v.encode("mark-outside-raw-02", "horn without NFC: its own literal piece", "O\u031b",
-             'CAPITALIZE(0) "o\u031b"', options={"normalize": None}, spec=ENC + ["split-semantics"])
-    v.encode("mark-outside-nfc-05", "acute over dot below: reordered, partly composed",
-             "e\u0301\u0323", '"\u1eb9\u0301"', decoded="\u1eb9\u0301", spec=ENC + ["normalize-nfc", "split-semantics"])
-    v.encode("mark-outside-nfc-06", "two marks with no precomposed form", "a\u0302\u0308",
-             'CIRCUMFLEX(0) "a\u0308"', decoded="\u00e2\u0308", spec=ENC + ["normalize-nfc", "split-semantics"])
+    v.encodes(ENC, [
+        ("mark-outside-word-01", "Viet Nam: dot below stays in the base",
+         "Vi\u1ec7t Nam", 'CAPITALIZE(0) "vi\u1ec7t" CAPITALIZE(1) " nam"', ""),
+        ("mark-outside-nfc-01", "a plus breve composes to a literal",
+         "a\u0306", '"\u0103"', "normalize-nfc", {"decoded": "\u0103"}),
+        ("mark-outside-nfc-02", "a plus dot below composes to a literal",
+         "a\u0323", '"\u1ea1"', "normalize-nfc", {"decoded": "\u1ea1"}),
+        ("mark-outside-nfc-03", "a plus hook above composes to a literal",
+         "a\u0309", '"\u1ea3"', "normalize-nfc", {"decoded": "\u1ea3"}),
+        ("mark-outside-nfc-04", "o plus horn composes to a literal",
+         "o\u031b", '"\u01a1"', "normalize-nfc", {"decoded": "\u01a1"}),
+        ("mark-outside-raw-01", "breve without NFC: its own literal piece",
+         "a\u0306", '"a\u0306"', "split-semantics", {"options": {"normalize": None}}),
+        ("mark-outside-raw-02", "horn without NFC: its own literal piece",
+         "O\u031b", 'CAPITALIZE(0) "o\u031b"', "split-semantics", {"options": {"normalize": None}}),
+        ("mark-outside-nfc-05", "acute over dot below: reordered, partly composed",
+         "e\u0301\u0323", '"\u1eb9\u0301"', "normalize-nfc split-semantics", {"decoded": "\u1eb9\u0301"}),
+        ("mark-outside-nfc-06", "two marks with no precomposed form",
+         "a\u0302\u0308", 'CIRCUMFLEX(0) "a\u0308"', "normalize-nfc split-semantics", {"decoded": "\u00e2\u0308"}),
+    ])
 
     # Other scripts and bases.
     check_decomposes("\u0401", "\u0415", "\u0308")
@@ -148,70 +150,78 @@ def declare(v):
     check_decomposes("\u03ac", "\u03b1", "\u0301")
     check_decomposes("\u0386", "\u0391", "\u0301")
     check_decomposes("\u00ea", "e", "\u0302")
-    v.encode("mark-script-01", "Cyrillic capital Io", "\u0401\u043b\u043a\u0430",
-             'DIAERESIS(0) CAPITALIZE(0) "\u0435\u043b\u043a\u0430"', spec=ENC)
-    v.encode("mark-script-02", "long s with dot above: mark only", "\u1e9b",
-             'DOT_ABOVE(0) "\u017f"', spec=ENC + ["chardata-case"])
-    v.encode("mark-script-03", "Greek alpha with tonos", "\u03ac", 'ACUTE(0) "\u03b1"', spec=ENC)
-    v.encode("mark-script-04", "Romanian word with comma below", "\u021b\u0103r\u0103",
-             'COMMA_BELOW(0) "t\u0103r\u0103"', spec=ENC)
-    v.encode("mark-script-05", "Czech word with caron and acute", "\u010ce\u0161tina",
-             'CARON(0) CARON(2) CAPITALIZE(0) "cestina"', spec=ENC + ["encode-serialize"])
-    v.encode("mark-script-06", "Hungarian word with double acute", "\u0151r\u00fcl\u0151",
-             'DOUBLE_ACUTE(0) DIAERESIS(2) DOUBLE_ACUTE(4) "orulo"', spec=ENC + ["encode-serialize"])
-    v.encode("mark-script-07", "Polish word with ogonek and acute", "\u017c\u00f3\u0142\u0107",
-             'DOT_ABOVE(0) ACUTE(1) ACUTE(3) "zo\u0142c"', spec=ENC + ["encode-serialize"])
-    v.encode("mark-script-08", "naive with diaeresis", "na\u00efve", 'DIAERESIS(2) "naive"', spec=ENC)
-    v.encode("mark-script-09", "French word: marks then CAPITALIZE", "\u00c9l\u00e8ve",
-             'ACUTE(0) GRAVE(2) CAPITALIZE(0) "eleve"', spec=ENC + ["encode-serialize"])
-    v.encode("mark-script-10", "every vowel marked", "\u00e1\u00e9\u00ed\u00f3\u00fa",
-             'ACUTE(0) ACUTE(1) ACUTE(2) ACUTE(3) ACUTE(4) "aeiou"', spec=ENC + ["encode-serialize"])
+    v.encodes(ENC, [
+        ("mark-script-01", "Cyrillic capital Io",
+         "\u0401\u043b\u043a\u0430", 'DIAERESIS(0) CAPITALIZE(0) "\u0435\u043b\u043a\u0430"', ""),
+        ("mark-script-02", "long s with dot above: mark only",
+         "\u1e9b", 'DOT_ABOVE(0) "\u017f"', "chardata-case"),
+        ("mark-script-03", "Greek alpha with tonos",
+         "\u03ac", 'ACUTE(0) "\u03b1"', ""),
+        ("mark-script-04", "Romanian word with comma below",
+         "\u021b\u0103r\u0103", 'COMMA_BELOW(0) "t\u0103r\u0103"', ""),
+        ("mark-script-05", "Czech word with caron and acute",
+         "\u010ce\u0161tina", 'CARON(0) CARON(2) CAPITALIZE(0) "cestina"', "encode-serialize"),
+        ("mark-script-06", "Hungarian word with double acute",
+         "\u0151r\u00fcl\u0151", 'DOUBLE_ACUTE(0) DIAERESIS(2) DOUBLE_ACUTE(4) "orulo"', "encode-serialize"),
+        ("mark-script-07", "Polish word with ogonek and acute",
+         "\u017c\u00f3\u0142\u0107", 'DOT_ABOVE(0) ACUTE(1) ACUTE(3) "zo\u0142c"', "encode-serialize"),
+        ("mark-script-08", "naive with diaeresis",
+         "na\u00efve", 'DIAERESIS(2) "naive"', ""),
+        ("mark-script-09", "French word: marks then CAPITALIZE",
+         "\u00c9l\u00e8ve", 'ACUTE(0) GRAVE(2) CAPITALIZE(0) "eleve"', "encode-serialize"),
+        ("mark-script-10", "every vowel marked",
+         "\u00e1\u00e9\u00ed\u00f3\u00fa", 'ACUTE(0) ACUTE(1) ACUTE(2) ACUTE(3) ACUTE(4) "aeiou"', "encode-serialize"),
+    ])
 
     check_decomposes("\u0385", "\u00a8", "\u0301")
     check_decomposes("\u1fed", "\u00a8", "\u0300")
-    v.encode("mark-script-11", "dialytika tonos: a mark on a symbol base", "\u0385",
-             'ACUTE(0) "\u00a8"', spec=ENC)
-    v.encode("mark-script-12", "dialytika varia: grave on a symbol base", "\u1fed",
-             'GRAVE(0) "\u00a8"', spec=ENC)
-    v.encode("mark-script-13", "Greek oxia letter is NFC-mapped to tonos", "\u1f71",
-             'ACUTE(0) "\u03b1"', decoded="\u03ac", spec=ENC + ["normalize-nfc"])
-    v.encode("mark-script-14", "Greek oxia letter without NFC stays literal", "\u1f71",
-             '"\u1f71"', options={"normalize": None}, spec=ENC + ["normalize-modes"])
+    v.encodes(ENC, [
+        ("mark-script-11", "dialytika tonos: a mark on a symbol base",
+         "\u0385", 'ACUTE(0) "\u00a8"', ""),
+        ("mark-script-12", "dialytika varia: grave on a symbol base",
+         "\u1fed", 'GRAVE(0) "\u00a8"', ""),
+        ("mark-script-13", "Greek oxia letter is NFC-mapped to tonos",
+         "\u1f71", 'ACUTE(0) "\u03b1"', "normalize-nfc", {"decoded": "\u03ac"}),
+        ("mark-script-14", "Greek oxia letter without NFC stays literal",
+         "\u1f71", '"\u1f71"', "normalize-modes", {"options": {"normalize": None}}),
+    ])
 
     # Decoding: composition is an exact lookup of (slot, mark sequence).
-    v.decode("mark-dec-01", "marks in non-canonical order stay separate",
-             'ACUTE(0) DIAERESIS(0) "u"', "u\u0301\u0308", spec=DEC, roundtrip=False)
-    v.decode("mark-dec-02", "canonical order composes two marks",
-             'DIAERESIS(0) ACUTE(0) "u"', "\u01d8", spec=DEC, roundtrip=True)
-    v.decode("mark-dec-03", "no partial composition of an absent pair",
-             'CIRCUMFLEX(0) DIAERESIS(0) "a"', "a\u0302\u0308", spec=DEC, roundtrip=False)
-    v.decode("mark-dec-04", "a mark on a precomposed slot stays separate",
-             'ACUTE(0) "\u00ea"', "\u00ea\u0301", spec=DEC, roundtrip=False)
-    v.decode("mark-dec-05", "the same mark twice stays separate",
-             'ACUTE(0) ACUTE(0) "e"', "e\u0301\u0301", spec=DEC, roundtrip=False)
-    v.decode("mark-dec-06", "a mark on a space", 'ACUTE(0) " "', " \u0301", spec=DEC, roundtrip=False)
-    v.decode("mark-dec-07", "a mark on an escaped slot stays separate",
-             'ACUTE(0) ESCAPE "\ue000"', "\ue000\u0301", spec=DEC + ["encode-escape"], roundtrip=False)
-    v.decode("mark-dec-08", "marks on two slots in reverse order",
-             'ACUTE(1) ACUTE(0) "ee"', "\u00e9\u00e9", spec=DEC, roundtrip=False)
-    v.decode("mark-dec-09", "a mark on an uppercase slot composes",
-             'ACUTE(0) "E"', "\u00c9", spec=DEC, roundtrip=False)
-    v.decode("mark-dec-10", "dot above on capital I gives U+0130",
-             'DOT_ABOVE(0) "I"', "\u0130", spec=DEC, roundtrip=False)
-    v.decode("mark-dec-11", "dot above on small i has no composition",
-             'DOT_ABOVE(0) "i"', "i\u0307", spec=DEC, roundtrip=False)
-    v.decode("mark-dec-12", "the decoder does not normalize literal text",
-             '"e\u0301"', "e\u0301", spec=DEC, roundtrip=True)
-    v.decode("mark-dec-13", "a composed slot before a literal mark",
-             'ACUTE(0) "e\u0301"', "\u00e9\u0301", spec=DEC, roundtrip=True)
-    v.decode("mark-dec-14", "a mark outside the BMP base stays separate",
-             'ACUTE(0) "\U00010428"', "\U00010428\u0301", spec=DEC, roundtrip=False)
-    v.decode("mark-dec-15", "CAPITALIZE then mark on the same slot",
-             'CIRCUMFLEX(0) ACUTE(0) CAPITALIZE(0) "a"', "\u1ea4", spec=DEC + ["decode-case"],
-             roundtrip=True)
-    v.decode("mark-dec-16", "stacked marks on a capitalized Greek slot",
-             'ACUTE(0) CAPITALIZE(0) "\u03b1"', "\u0386", spec=DEC + ["decode-case"], roundtrip=True)
-    v.decode("mark-dec-17", "marks attach to their own slot in a group",
-             'GRAVE(0) ACUTE(1) "ae"', "\u00e0\u00e9", spec=DEC, roundtrip=True)
-    v.decode("mark-dec-18", "a mark on a slot of a later token",
-             'ACUTE(3) "ab" "ce"', "abc\u00e9", spec=DEC + ["decode-groups"], roundtrip=True)
+    v.decodes(DEC, [
+        ("mark-dec-01", "marks in non-canonical order stay separate",
+         'ACUTE(0) DIAERESIS(0) "u"', "u\u0301\u0308", False, ""),
+        ("mark-dec-02", "canonical order composes two marks",
+         'DIAERESIS(0) ACUTE(0) "u"', "\u01d8", True, ""),
+        ("mark-dec-03", "no partial composition of an absent pair",
+         'CIRCUMFLEX(0) DIAERESIS(0) "a"', "a\u0302\u0308", False, ""),
+        ("mark-dec-04", "a mark on a precomposed slot stays separate",
+         'ACUTE(0) "\u00ea"', "\u00ea\u0301", False, ""),
+        ("mark-dec-05", "the same mark twice stays separate",
+         'ACUTE(0) ACUTE(0) "e"', "e\u0301\u0301", False, ""),
+        ("mark-dec-06", "a mark on a space",
+         'ACUTE(0) " "', " \u0301", False, ""),
+        ("mark-dec-07", "a mark on an escaped slot stays separate",
+         'ACUTE(0) ESCAPE "\ue000"', "\ue000\u0301", False, "encode-escape"),
+        ("mark-dec-08", "marks on two slots in reverse order",
+         'ACUTE(1) ACUTE(0) "ee"', "\u00e9\u00e9", False, ""),
+        ("mark-dec-09", "a mark on an uppercase slot composes",
+         'ACUTE(0) "E"', "\u00c9", False, ""),
+        ("mark-dec-10", "dot above on capital I gives U+0130",
+         'DOT_ABOVE(0) "I"', "\u0130", False, ""),
+        ("mark-dec-11", "dot above on small i has no composition",
+         'DOT_ABOVE(0) "i"', "i\u0307", False, ""),
+        ("mark-dec-12", "the decoder does not normalize literal text",
+         '"e\u0301"', "e\u0301", True, ""),
+        ("mark-dec-13", "a composed slot before a literal mark",
+         'ACUTE(0) "e\u0301"', "\u00e9\u0301", True, ""),
+        ("mark-dec-14", "a mark outside the BMP base stays separate",
+         'ACUTE(0) "\U00010428"', "\U00010428\u0301", False, ""),
+        ("mark-dec-15", "CAPITALIZE then mark on the same slot",
+         'CIRCUMFLEX(0) ACUTE(0) CAPITALIZE(0) "a"', "\u1ea4", True, "decode-case"),
+        ("mark-dec-16", "stacked marks on a capitalized Greek slot",
+         'ACUTE(0) CAPITALIZE(0) "\u03b1"', "\u0386", True, "decode-case"),
+        ("mark-dec-17", "marks attach to their own slot in a group",
+         'GRAVE(0) ACUTE(1) "ae"', "\u00e0\u00e9", True, ""),
+        ("mark-dec-18", "a mark on a slot of a later token",
+         'ACUTE(3) "ab" "ce"', "abc\u00e9", True, "decode-groups"),
+    ])

@@ -17,68 +17,70 @@ NOWS = {"fold": "no-whitespace"}
 
 def declare(v):
     # fold="none"
-    v.encode("fold-none-01", "a run stays literal", "aaa", '"aaa"', spec=FOLD, options=NONE)
-    v.encode("fold-none-02", "spaces stay literal", "    ", '"    "', spec=FOLD, options=NONE)
-    v.encode("fold-none-03", "a repeated unit stays literal", "abcabcabc", '"abcabcabc"',
-             spec=FOLD, options=NONE)
-    v.encode("fold-none-04", "compact does not fold hashes", "######", '"######"', spec=FOLD,
-             options=COMPACT)
-    v.encode("fold-none-05", "each copy gets its own instructions", "\u00c9\u00c9\u00c9",
-             'ACUTE(0) ACUTE(1) ACUTE(2) CAPITALIZE(0) CAPITALIZE(1) CAPITALIZE(2) "eee"',
-             spec=FOLD + ["encode-marks-case"], options=NONE)
-    v.encode("fold-none-06", "newlines stay literal under compact", "\n\n\n", '"\\n\\n\\n"',
-             spec=FOLD, options=COMPACT)
-    v.encode("fold-none-07", "a run of 300 is 300 literal slots", "a" * 300, '"a"*300',
-             spec=FOLD, options=COMPACT)
-    v.encode("fold-none-08", "an escaped run is literal escapes", "\ue000\ue000\ue000",
-             'ESCAPE "\ue000" ESCAPE "\ue000" ESCAPE "\ue000"', spec=FOLD + ["encode-escape"],
-             options=COMPACT)
-    v.encode("fold-none-09", "slot numbers count every copy", "aaaB",
-             'CAPITALIZE(3) "aaab"', spec=FOLD + ["encode-marks-case"], options=NONE)
-
-    # fold="no-whitespace"
-    v.encode("fold-nows-01", "a run of spaces stays literal", "    ", '"    "', spec=FOLD, options=NOWS)
-    v.encode("fold-nows-02", "a run of newlines stays literal", "\n\n\n\n", '"\\n\\n\\n\\n"',
-             spec=FOLD, options=NOWS)
-    v.encode("fold-nows-03", "hashes still fold", "######", 'REPEAT(0,6) "#"', spec=FOLD, options=NOWS)
-    v.encode("fold-nows-04", "letters still fold", "aaa", 'REPEAT(0,3) "a"', spec=FOLD, options=NOWS)
-    v.encode("fold-nows-05", "a run after a space still folds", " ===", 'REPEAT(1,3) " ="',
-             spec=FOLD, options=NOWS)
-    v.encode("fold-nows-06", "tabs stay literal", "\t\t\t\t", '"\t\t\t\t"', spec=FOLD, options=NOWS)
-    v.encode("fold-nows-07", "ideographic spaces are whitespace", "\u3000\u3000\u3000",
-             '"\u3000\u3000\u3000"', spec=FOLD + ["chardata-classes"], options=NOWS)
-    v.encode("fold-nows-08", "no-break spaces are whitespace", "\u00a0\u00a0\u00a0",
-             '"\u00a0\u00a0\u00a0"', spec=FOLD + ["chardata-classes"], options=NOWS)
-    v.encode("fold-nows-09", "U+001C is not whitespace and folds", "\x1c\x1c\x1c",
-             'REPEAT(0,3) "\x1c"', spec=FOLD + ["chardata-classes"], options=NOWS)
-    v.encode("fold-nows-10", "a whitespace unit is skipped", "\n \n \n \n", '"\\n \\n \\n \\n"',
-             spec=FOLD, options=NOWS)
-    v.encode("fold-nows-11", "indentation literal, case as in paper", "    Hello",
-             '"   " CAPITALIZE(1) " hello"', spec=FOLD + ["split-semantics"], options=NOWS)
-    v.encode("fold-nows-12", "compact with no-whitespace folds hashes", "    ####",
-             '"   " REPEAT(1,4) " #"', spec=FOLD + ["split-semantics"],
-             options={"profile": "compact", "fold": "no-whitespace"})
-    v.encode("fold-all-01", "fold all folds a whitespace unit", "\n \n \n \n",
-             'MULTIREPEAT(0,2,3) "\\n \\n"', spec=FOLD, options={"fold": "all"})
+    v.encodes(FOLD, [
+        ("fold-none-01", "a run stays literal",
+         "aaa", '"aaa"', "", {"options": NONE}),
+        ("fold-none-02", "spaces stay literal",
+         "    ", '"    "', "", {"options": NONE}),
+        ("fold-none-03", "a repeated unit stays literal",
+         "abcabcabc", '"abcabcabc"', "", {"options": NONE}),
+        ("fold-none-04", "compact does not fold hashes",
+         "######", '"######"', "", {"options": COMPACT}),
+        ("fold-none-05", "each copy gets its own instructions",
+         "\u00c9\u00c9\u00c9", 'ACUTE(0) ACUTE(1) ACUTE(2) CAPITALIZE(0) CAPITALIZE(1) CAPITALIZE(2) "eee"', "encode-marks-case", {"options": NONE}),
+        ("fold-none-06", "newlines stay literal under compact",
+         "\n\n\n", '"\\n\\n\\n"', "", {"options": COMPACT}),
+        ("fold-none-07", "a run of 300 is 300 literal slots",
+         "a" * 300, '"a"*300', "", {"options": COMPACT}),
+        ("fold-none-08", "an escaped run is literal escapes",
+         "\ue000\ue000\ue000", 'ESCAPE "\ue000" ESCAPE "\ue000" ESCAPE "\ue000"', "encode-escape", {"options": COMPACT}),
+        ("fold-none-09", "slot numbers count every copy",
+         "aaaB", 'CAPITALIZE(3) "aaab"', "encode-marks-case", {"options": NONE}),
+        # fold="no-whitespace"
+        ("fold-nows-01", "a run of spaces stays literal",
+         "    ", '"    "', ""),
+        ("fold-nows-02", "a run of newlines stays literal",
+         "\n\n\n\n", '"\\n\\n\\n\\n"', ""),
+        ("fold-nows-03", "hashes still fold",
+         "######", 'REPEAT(0,6) "#"', ""),
+        ("fold-nows-04", "letters still fold",
+         "aaa", 'REPEAT(0,3) "a"', ""),
+        ("fold-nows-05", "a run after a space still folds",
+         " ===", 'REPEAT(1,3) " ="', ""),
+        ("fold-nows-06", "tabs stay literal",
+         "\t\t\t\t", '"\t\t\t\t"', ""),
+        ("fold-nows-07", "ideographic spaces are whitespace",
+         "\u3000\u3000\u3000", '"\u3000\u3000\u3000"', "chardata-classes"),
+        ("fold-nows-08", "no-break spaces are whitespace",
+         "\u00a0\u00a0\u00a0", '"\u00a0\u00a0\u00a0"', "chardata-classes"),
+        ("fold-nows-09", "U+001C is not whitespace and folds",
+         "\x1c\x1c\x1c", 'REPEAT(0,3) "\x1c"', "chardata-classes"),
+        ("fold-nows-10", "a whitespace unit is skipped",
+         "\n \n \n \n", '"\\n \\n \\n \\n"', ""),
+        ("fold-nows-11", "indentation literal, case as in paper",
+         "    Hello", '"   " CAPITALIZE(1) " hello"', "split-semantics"),
+        ("fold-nows-12", "compact with no-whitespace folds hashes",
+         "    ####", '"   " REPEAT(1,4) " #"', "split-semantics", {"options": {"profile": "compact", "fold": "no-whitespace"}}),
+        ("fold-all-01", "fold all folds a whitespace unit",
+         "\n \n \n \n", 'MULTIREPEAT(0,2,3) "\\n \\n"', "", {"options": {"fold": "all"}}),
+    ], options=NOWS)
 
     # Profiles.
-    v.encode("prof-01", "a text under profile paper", "Hello HELLO    !!!",
-             'CAPITALIZE(0) "hello" CAPITALIZE(1) CAPITALIZE(2) CAPITALIZE(3) CAPITALIZE(4) '
-             'CAPITALIZE(5) " hello" REPEAT(0,3) " " REPEAT(1,3) " !"',
-             spec=PROF + ["split-semantics"], options={"profile": "paper"})
-    v.encode("prof-02", "the same text under profile compact", "Hello HELLO    !!!",
-             'CAPITALIZE(0) "hello" UPPERCASE(0,6) " hello" "   " " !!!"',
-             spec=PROF + ["split-semantics"], options=COMPACT)
-    v.encode("prof-03", "compact with fold all", "AAA", 'REPEAT(0,3) CAPITALIZE(0) "a"',
-             spec=PROF + ["encode-fold"], options={"profile": "compact", "fold": "all"})
-    v.encode("prof-04", "compact under the paper splitter", "HTTP2",
-             'UPPERCASE(0,4) "http" "2"', spec=PROF + ["split-patterns"],
-             options={"profile": "compact", "splitter": "paper"})
-    v.encode("prof-05", "without NFC a combining mark starts a piece", "E\u0301COLE",
-             'CAPITALIZE(0) "e" UPPERCASE(0,5) "\u0301cole"', spec=PROF + ["normalize-modes", "split-semantics"],
-             options={"profile": "compact", "normalize": None})
-    v.encode("prof-06", "compact with NFC", "E\u0301COLE", 'ACUTE(0) UPPERCASE(0,5) "ecole"',
-             spec=PROF + ["normalize-nfc"], options=COMPACT, decoded="\u00c9COLE")
+    v.encodes(PROF, [
+        ("prof-01", "a text under profile paper",
+         "Hello HELLO    !!!", 'CAPITALIZE(0) "hello" CAPITALIZE(1) CAPITALIZE(2) CAPITALIZE(3) CAPITALIZE(4) '
+             'CAPITALIZE(5) " hello" REPEAT(0,3) " " REPEAT(1,3) " !"', "split-semantics", {"options": {"profile": "paper"}}),
+        ("prof-02", "the same text under profile compact",
+         "Hello HELLO    !!!", 'CAPITALIZE(0) "hello" UPPERCASE(0,6) " hello" "   " " !!!"', "split-semantics"),
+        ("prof-03", "compact with fold all",
+         "AAA", 'REPEAT(0,3) CAPITALIZE(0) "a"', "encode-fold", {"options": {"profile": "compact", "fold": "all"}}),
+        ("prof-04", "compact under the paper splitter",
+         "HTTP2", 'UPPERCASE(0,4) "http" "2"', "split-patterns", {"options": {"profile": "compact", "splitter": "paper"}}),
+        ("prof-05", "without NFC a combining mark starts a piece",
+         "E\u0301COLE", 'CAPITALIZE(0) "e" UPPERCASE(0,5) "\u0301cole"', "normalize-modes split-semantics", {"options": {"profile": "compact", "normalize": None}}),
+        ("prof-06", "compact with NFC",
+         "E\u0301COLE", 'ACUTE(0) UPPERCASE(0,5) "ecole"', "normalize-nfc", {"decoded": "\u00c9COLE"}),
+    ], options=COMPACT)
 
     # pieces under compact.
     P = ["encode-pieces", "encode-profiles"]
