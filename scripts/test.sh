@@ -67,22 +67,28 @@ python_lane() {
         tests/test_decode_errors.py tests/test_decode_modes.py tests/test_decode_memory.py tests/test_decode_stream.py
 }
 
+# side_venv DIR PIP_ARGUMENTS...: a venv of its own at DIR, with what PIP_ARGUMENTS name installed
+# in it only, so that every other run tests functok without it. DIR sees .venv's packages through
+# a .pth line (site.addsitedir, so that .venv's own .pth files, the editable functok among them,
+# count).
+side_venv() {
+    local dir=$1 dev_site side_site
+    shift
+    python3 -m venv "$dir"
+    dev_site=$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+    side_site=$("$dir/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+    echo "import site; site.addsitedir('$dev_site')" > "$side_site/functok-dev-packages.pth"
+    "$dir/bin/python" -m pip install -q --disable-pip-version-check "$@"
+}
+
 torch_lane() {
     step "torch (CPU build) in a venv of its own, then constrained generation in transformers' own generate loop"
     # The +cpu pin never takes a CUDA build from the registry. pip looks for that wheel where its
     # own configuration says (PIP_FIND_LINKS, or find-links in pip.conf: the machines CI runs on set
     # both to their local folder of wheels), and also in FUNCTOK_TORCH_WHEELS when the caller sets
-    # it (a folder or a page of wheels), so that no machine's folder is written here. .venv-torch
-    # sees .venv's packages through a .pth line (site.addsitedir, so that .venv's own .pth files,
-    # the editable functok among them, count), and only it has torch: every other run tests
-    # functok without torch.
-    python3 -m venv .venv-torch
-    local dev_site torch_site
-    dev_site=$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
-    torch_site=$(.venv-torch/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
-    echo "import site; site.addsitedir('$dev_site')" > "$torch_site/functok-dev-packages.pth"
-    .venv-torch/bin/python -m pip install -q --disable-pip-version-check ${FUNCTOK_TORCH_WHEELS:+--find-links "$FUNCTOK_TORCH_WHEELS"} \
-        'torch==2.13.0+cpu'
+    # it (a folder or a page of wheels), so that no machine's folder is written here. Only
+    # .venv-torch has torch.
+    side_venv .venv-torch ${FUNCTOK_TORCH_WHEELS:+--find-links "$FUNCTOK_TORCH_WHEELS"} 'torch==2.13.0+cpu'
     .venv-torch/bin/python -m pytest -q -p no:cacheprovider tests/test_constrain_torch.py
     step "the scale study's smoke test: research/scale's GPU command with --device cpu --tiny, end to end"
     .venv-torch/bin/python -m pytest -q -p no:cacheprovider research/scale/test_scale.py
@@ -96,15 +102,10 @@ torch_lane() {
 
 ray_lane() {
     step "Ray in a venv of its own, then functok tokenize on a local Ray cluster against the local executor"
-    # As the torch lane: .venv-ray sees .venv's packages through a .pth line and only it has Ray,
-    # so no other test depends on it. FUNCTOK_REQUIRE_RAY=1 turns the tests' skips into failures.
+    # As the torch lane: only .venv-ray has Ray, so no other test depends on it.
+    # FUNCTOK_REQUIRE_RAY=1 turns the tests' skips into failures.
     # Ray 2.60.0 is the version tested (its wheel for Python 3.11); datatrove's RayPipelineExecutor runs on it.
-    python3 -m venv .venv-ray
-    local dev_site ray_site
-    dev_site=$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
-    ray_site=$(.venv-ray/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
-    echo "import site; site.addsitedir('$dev_site')" > "$ray_site/functok-dev-packages.pth"
-    .venv-ray/bin/python -m pip install -q --disable-pip-version-check 'ray==2.60.0'
+    side_venv .venv-ray 'ray==2.60.0'
     # (-W: datatrove passes Ray arguments that Ray 2.60 warns are deprecated, once per task.)
     FUNCTOK_REQUIRE_RAY=1 .venv-ray/bin/python -m pytest -q -p no:cacheprovider -rs -W ignore::DeprecationWarning \
         -m ray tests/test_ray.py
