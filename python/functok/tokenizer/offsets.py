@@ -10,6 +10,9 @@ engine gives those spans (``GreedyEncoder.spans``) and the encoding's own ids ar
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+from itertools import islice
+
 from .decoding import TokenTable
 from .codec_pretokenizer import CodecPreTokenizer, Span
 from .vocabulary import Vocabulary
@@ -78,23 +81,12 @@ def engine_token_offsets(engine, table: TokenTable, text: str, base: int, ids: l
     in order."""
     starts, ends = engine.spans(text)
     out: list[Span] = []
-    ch = 0  # code point of the pre-tokens where the next token starts
-    pending = 0  # UTF-8 bytes still owed to the current code point (byte fallback)
-    while ch < len(starts):
-        i = ids[at]
-        at += 1
-        byte = table.byte.get(i)
-        if byte is None:
-            n = len(table.token[i])
-            out.append((base + starts[ch], base + ends[ch + n - 1]))
-            ch += n
-            continue
-        out.append((base + starts[ch], base + ends[ch]))
-        if pending == 0:
-            pending = _utf8_length(byte)
-        pending -= 1
-        if pending == 0:
-            ch += 1
+    if not starts:
+        return out
+    for first, last, complete in _code_points_spelled(islice(ids, at, None), table):
+        out.append((base + starts[first], base + ends[last]))
+        if complete and last == len(starts) - 1:
+            break  # the stretch's last code point: the next id belongs to what follows
     return out
 
 
@@ -104,22 +96,31 @@ def token_offsets(pre_tokenizer: CodecPreTokenizer, vocabulary: Vocabulary, tabl
     ``base``), encoded with ``options``."""
     out: list[Span] = []
     for pretoken, _, char_spans in pre_tokenizer.spans(text, base):
-        ch = 0  # code point of the pre-token where the next token starts
-        pending = 0  # UTF-8 bytes still owed to the current code point (byte fallback)
-        for i in vocabulary.ids(pretoken, **options):
-            byte = table.byte.get(i)
-            if byte is None:
-                n = len(table.token[i])
-                out.append((char_spans[ch][0], char_spans[ch + n - 1][1]))
-                ch += n
-                continue
-            out.append(char_spans[ch])
-            if pending == 0:
-                pending = _utf8_length(byte)
-            pending -= 1
-            if pending == 0:
-                ch += 1
+        for first, last, _ in _code_points_spelled(vocabulary.ids(pretoken, **options), table):
+            out.append((char_spans[first][0], char_spans[last][1]))
     return out
+
+
+def _code_points_spelled(ids: Iterable[int], table: TokenTable) -> Iterator[tuple[int, int, bool]]:
+    """For each token of ``ids`` in turn: the first and last code point it spells, counted from
+    the first token's, and whether that last code point is complete. An ordinary token spells
+    whole code points; a byte-fallback token spells one UTF-8 byte of a code point, which is
+    complete with its last byte."""
+    ch = 0  # the code point where the next token starts
+    pending = 0  # UTF-8 bytes still owed to the current code point (byte fallback)
+    for i in ids:
+        byte = table.byte.get(i)
+        if byte is None:
+            n = len(table.token[i])
+            yield ch, ch + n - 1, True
+            ch += n
+            continue
+        if pending == 0:
+            pending = _utf8_length(byte)
+        pending -= 1
+        yield ch, ch, pending == 0
+        if pending == 0:
+            ch += 1
 
 
 def _utf8_length(lead: int) -> int:
