@@ -101,7 +101,7 @@ def test_the_frequent_row_is_the_tokenizer_train_makes(texts):
         found = pretokenize(text)
         split.update(found)
         chains.update(found)
-    row_model = budgets._model_at(train_at_budget(split, 900), 700, split, chains.chains)
+    row_model = budgets.model_at(train_at_budget(split, 900), 700, split, chains.chains)
     assert with_byte_tokens(row_model, [])["model"]["vocab"] == tok.get_vocab()
 
 

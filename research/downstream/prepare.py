@@ -3,8 +3,8 @@
 The three variants are rows of compare's equal-budget table (functok.commands.budgets):
 ``baseline`` (NFC + paper splitter), ``paper_split`` (profile paper, fuse none) and
 ``compact_frequent`` (profile compact, fuse frequent: compact's split training plus fusion
-merges). Counting, training and the budget cut are compare's own functions (``_count``,
-``train_counts``, ``_model_at``, ``held_out_tokens``), called, not copied; the ids of a text are
+merges). Counting, training and the budget cut are compare's own functions (``pretoken_counts``,
+``train_counts``, ``model_at``, ``held_out_tokens``), called, not copied; the ids of a text are
 the greedy ids of its pre-tokens in order (``greedy_tokens``, what compare counts).
 
 Every held-out token also gets the *unit* it belongs to: a context chain of the compact profile
@@ -53,15 +53,15 @@ def train_tokenizers(split) -> dict[str, dict]:
     vs = variants()
     models = {}
     started = time.monotonic()
-    base = budgets._count(vs["baseline"], SPLITTER, split.train)
-    models["baseline"] = budgets._model_at(budgets.train_at_budget(base, BUDGET), BUDGET, base, None)
-    paper = budgets._count(vs["paper_split"], SPLITTER, split.train)
-    models["paper_split"] = budgets._model_at(budgets.train_at_budget(paper, BUDGET), BUDGET, paper, None)
+    base = budgets.pretoken_counts(vs["baseline"], SPLITTER, split.train)
+    models["baseline"] = budgets.model_at(budgets.train_at_budget(base, BUDGET), BUDGET, base, None)
+    paper = budgets.pretoken_counts(vs["paper_split"], SPLITTER, split.train)
+    models["paper_split"] = budgets.model_at(budgets.train_at_budget(paper, BUDGET), BUDGET, paper, None)
     chains = ChainCounter()
     compact_split = next(v for v in budgets.BUDGET_VARIANTS if v.key == "compact_split")
-    compact = budgets._count(compact_split, SPLITTER, split.train, chains)
+    compact = budgets.pretoken_counts(compact_split, SPLITTER, split.train, chains)
     big = budgets.train_at_budget(compact, BUDGET)
-    models["compact_frequent"] = budgets._model_at(big, BUDGET, compact, chains.chains)
+    models["compact_frequent"] = budgets.model_at(big, BUDGET, compact, chains.chains)
     print(f"{split.name}: tokenizers trained in {time.monotonic() - started:.0f} s", file=sys.stderr)
     return models
 
@@ -160,7 +160,7 @@ def prepare(name: str) -> Path:
                 for t in texts:
                     unit_bytes[unit_class(t, seen)] += len(t.encode())
             offset += len(ids)
-        held = budgets._count(vs[key], SPLITTER, split.held)
+        held = budgets.pretoken_counts(vs[key], SPLITTER, split.held)
         train_tokens = sum(map(len, train_ids))
         meta["variants"][key] = {
             "label": vs[key].label, "profile": vs[key].profile, "fuse": vs[key].fuse,

@@ -64,9 +64,9 @@ def train(split) -> dict:
     """As prepare.train_tokenizers trains compact_frequent: the split row's training, then the
     fusion merges of its chains at the budget."""
     chains = ChainCounter()
-    counts = budgets._count(SPLIT_ROW, prepare.SPLITTER, split.train, chains)
+    counts = budgets.pretoken_counts(SPLIT_ROW, prepare.SPLITTER, split.train, chains)
     trained = budgets.train_at_budget(counts, prepare.BUDGET)
-    return budgets._model_at(trained, prepare.BUDGET, counts, chains.chains)
+    return budgets.model_at(trained, prepare.BUDGET, counts, chains.chains)
 
 
 def units_of_tokens(text: str, pre: list[str], tokens: dict) -> list[int]:
@@ -110,7 +110,7 @@ def prepare_remedy(name: str = PROTOCOL) -> Path:
         texts = prepare._unit_texts(text)
         eval_classes.extend(prepare._class_id(classes, prepare.unit_class(texts[u], seen)) for u in units)
     assert classes == kept["classes"], "unit classes differ from the grid's"
-    held = budgets._count(ROW, prepare.SPLITTER, split.held)
+    held = budgets.pretoken_counts(ROW, prepare.SPLITTER, split.held)
     train_tokens = sum(map(len, train_ids))
     meta = dict(kept, variants={"baseline": kept["variants"]["baseline"], REMEDY: {
         "label": ROW.label, "profile": ROW.profile, "fuse": ROW.fuse, "features": sorted(REMEDY_FEATURES),

@@ -40,14 +40,7 @@ def pretokenize(key: str):
 
 
 def _count(key: str, texts: list[str], chains: ChainCounter | None = None) -> Counter:
-    make = pretokenize(key)
-    counts: Counter = Counter()
-    for text in texts:
-        found = make(text)
-        counts.update(found)
-        if chains is not None:
-            chains.update(found)
-    return counts
+    return budgets.pretoken_counts(_row(key), SPLITTER, texts, chains)
 
 
 def train(key: str, texts: list[str], budget: int) -> dict:

@@ -50,8 +50,8 @@ from ...normalize import nfc
 from ...split import split
 
 __all__ = ["BUDGET_VARIANTS", "BudgetVariant", "DEFAULT_BUDGETS", "REFERENCE_BUDGET", "available_variants",
-           "ceiling", "equal_budget", "equal_compression", "held_out_tokens", "parse_budgets",
-           "reference_budget", "train_at_budget", "truncate"]
+           "ceiling", "equal_budget", "equal_compression", "held_out_tokens", "model_at", "parse_budgets",
+           "pretoken_counts", "reference_budget", "size", "train_at_budget", "truncate"]
 
 BYTE_TOKENS = 256
 DEFAULT_BUDGETS = (8_000, 11_314, 16_000, 22_627, 32_000, 45_255, 64_000)  # a sqrt(2) grid
@@ -252,7 +252,7 @@ def measure_variant(train: Counter, held: Counter, budgets: Sequence[int], *, pr
         if budget != largest and alphabet > budget - BYTE_TOKENS:  # the kept alphabet differs: no prefix
             source = train_at_budget(train, budget, progress=progress)
             trainings += 1
-        cut = _model_at(source, budget, train, chains)
+        cut = model_at(source, budget, train, chains)
         tokens.append(None if cut is None else held_out_tokens(cut, held))
         vocabularies.append(None if cut is None else list(cut["model"]["vocab"]))
     exhaustion = None
@@ -272,17 +272,22 @@ def measure_variant(train: Counter, held: Counter, budgets: Sequence[int], *, pr
     return row
 
 
-def _model_at(trained: dict, budget: int, train: Counter, chains: Counter | None) -> dict | None:
-    """The variant's model at ``budget`` from a training at that budget or more; None when the
-    merges ran out before it."""
+def model_at(trained: dict, budget: int, train: Counter, chains: Counter | None) -> dict | None:
+    """The variant's model at ``budget`` from a training at that budget or more (``trained``,
+    from :func:`train_at_budget` on the pre-token counts ``train``): the training truncated, or
+    with ``chains`` (a fused variant's chain counts) the fusion merges added to it. None when
+    the merges ran out before ``budget``."""
     if chains is None:
         return truncate(trained, budget)
     fused = add_fusion_merges(trained, train, chains, budget)
     return fused if size(fused) >= budget else None
 
 
-def _count(variant: BudgetVariant, splitter: str, texts: Sequence[str],
-           chains: ChainCounter | None = None) -> Counter:
+def pretoken_counts(variant: BudgetVariant, splitter: str, texts: Sequence[str],
+                    chains: ChainCounter | None = None) -> Counter:
+    """How often each pre-token of ``variant`` (anything with ``pretokenize(splitter)``) stands
+    in ``texts``, as :func:`train_at_budget` takes them; with ``chains``, each text's pre-tokens
+    are also added to it, for a fused variant's fusion merges."""
     pretokenize = variant.pretokenize(splitter)
     counts: Counter = Counter()
     for text in texts:
@@ -313,14 +318,14 @@ def equal_budget(train_texts: Sequence[str], held_texts: Sequence[str], *, split
         chains = None
         if variant.fuse == "frequent":  # its split row comes first in BUDGET_VARIANTS
             train, extra = splits[variant.profile]["train"], splits[variant.profile]["reused"]
-            held = _count(variant, splitter, held_texts)
+            held = pretoken_counts(variant, splitter, held_texts)
         else:
             chains = ChainCounter() if variant.fuse == "none" and variant.profile in fused_profiles else None
             if variant.key in counted and chains is None:
                 train, held = counted[variant.key]
             else:
-                train = _count(variant, splitter, train_texts, chains)
-                held = _count(variant, splitter, held_texts)
+                train = pretoken_counts(variant, splitter, train_texts, chains)
+                held = pretoken_counts(variant, splitter, held_texts)
         counting = time.monotonic() - started
         row = measure_variant(train, held, budgets, progress=progress, keep_vocabularies=variant.key == "baseline",
                               **extra)
