@@ -38,21 +38,22 @@ def paired(protocol: str, variant: str, reference: str, scale: int = 1) -> list[
 
 
 def pct(values: list[float]) -> str:
-    if not values:
-        return "not run"
-    if len(values) == 1:
-        return f"{values[0]:+.2f}% (1 seed)"
-    shown = f"{statistics.mean(values):+.2f}% ± {statistics.stdev(values):.2f}"
-    return shown if len(values) == 3 else f"{shown} ({len(values)} seeds)"
+    return _over_seeds(values, "{:+.2f}%", "{:.2f}")
 
 
 def mean(values) -> str:
+    return _over_seeds(values, "{:.4f}", "{:.4f}")
+
+
+def _over_seeds(values, center: str, spread: str) -> str:
+    """One value per seed as the mean (written by ``center``) ± the standard deviation (by
+    ``spread``), with the seed count where it is not 3."""
     values = list(values)
     if not values:
         return "not run"
     if len(values) == 1:
-        return f"{values[0]:.4f} (1 seed)"
-    shown = f"{statistics.mean(values):.4f} ± {statistics.stdev(values):.4f}"
+        return f"{center.format(values[0])} (1 seed)"
+    shown = f"{center.format(statistics.mean(values))} ± {spread.format(statistics.stdev(values))}"
     return shown if len(values) == 3 else f"{shown} ({len(values)} seeds)"
 
 

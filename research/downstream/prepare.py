@@ -74,6 +74,49 @@ def _ids(model: dict, docs: list[list[str]]) -> tuple[list[list[int]], list[str]
     return [[vocab[t] for p in doc for t in tokens[p]] for doc in docs], _strings(vocab)
 
 
+def variant_ids(model: dict, pretokenize, split) -> tuple:
+    """A variant's ids over ``split``: the training documents' ids and the id -> token string
+    table, the evaluation documents' pre-tokens and ids, and the greedy tokens of those
+    pre-tokens."""
+    train_ids, strings = _ids(model, [pretokenize(t) for t in split.train])
+    eval_pre = [pretokenize(t) for t in split.evaluation]
+    eval_ids, _ = _ids(model, eval_pre)
+    tokens = greedy_tokens(model, {p for doc in eval_pre for p in doc})
+    return train_ids, strings, eval_pre, eval_ids, tokens
+
+
+def save_streams(out: Path, key: str, model: dict, train_ids: list[list[int]], eval_ids: list[list[int]],
+                 strings: list[str], eval_classes: list[int]) -> None:
+    """A variant's streams (training, evaluation, the evaluation tokens' kinds and unit classes)
+    in ``<key>.pt``, and its tokenizer in ``<key>.tokenizer.json``."""
+    torch.save({"train": _stream(train_ids), "eval": _stream(eval_ids),
+                "eval_kind": _stream_kinds(eval_ids, strings),
+                "eval_class": _with_separators(eval_ids, eval_classes)}, out / f"{key}.pt")
+    (out / f"{key}.tokenizer.json").write_text(json.dumps(with_byte_tokens(model, []), ensure_ascii=False))
+
+
+def grid_train_bytes(split, kept: dict) -> int:
+    """The UTF-8 bytes of ``split``'s training text, once checked that ``split`` is the text the
+    grid ran on (``kept``: the protocol's meta.json in the grid's results)."""
+    eval_bytes = sum(len(t.encode()) for t in split.evaluation)
+    train_bytes = sum(len(t.encode()) for t in split.train)
+    assert (eval_bytes, train_bytes) == (kept["eval_bytes"], kept["train_bytes"]), "not the grid's text"
+    return train_bytes
+
+
+def grid_classes(kept: dict, split, units: list[list[int]], eval_ids: list[list[int]]) -> list[int]:
+    """The unit class of each evaluation token of ``split`` (``units``: each document's tokens'
+    units), by the grid's class table (``kept["classes"]``), which a variant must not grow."""
+    seen = {u for text in split.train for u in _unit_texts(text)}
+    classes, eval_classes = list(kept["classes"]), []
+    for text, doc_units, ids in zip(split.evaluation, units, eval_ids):
+        assert len(doc_units) == len(ids)
+        texts = _unit_texts(text)
+        eval_classes.extend(_class_id(classes, unit_class(texts[u], seen)) for u in doc_units)
+    assert classes == kept["classes"], "unit classes differ from the grid's"
+    return eval_classes
+
+
 def _strings(vocab: dict[str, int]) -> list[str]:
     out = [""] * (max(vocab.values()) + 1)
     for t, i in vocab.items():
@@ -144,11 +187,7 @@ def prepare(name: str) -> Path:
             "eval_chars": sum(map(len, split.evaluation)), "variants": {}}
     unit_bytes: Counter = Counter()
     for key, model in models.items():
-        pretokenize = vs[key].pretokenize(SPLITTER)
-        train_ids, strings = _ids(model, [pretokenize(t) for t in split.train])
-        eval_pre = [pretokenize(t) for t in split.evaluation]
-        eval_ids, _ = _ids(model, eval_pre)
-        tokens = greedy_tokens(model, {p for doc in eval_pre for p in doc})
+        train_ids, strings, _, eval_ids, tokens = variant_ids(model, vs[key].pretokenize(SPLITTER), split)
         eval_classes, offset = [], 0
         for text, ids in zip(split.evaluation, eval_ids):
             units = unit_of_tokens(key, model, text, tokens)
@@ -169,10 +208,7 @@ def prepare(name: str) -> Path:
             "eval_tokens": sum(map(len, eval_ids)),
             "held_out_tokens_all": budgets.held_out_tokens(model, held),
         }
-        torch.save({"train": _stream(train_ids), "eval": _stream(eval_ids),
-                    "eval_kind": _stream_kinds(eval_ids, strings),
-                    "eval_class": _with_separators(eval_ids, eval_classes)}, out / f"{key}.pt")
-        (out / f"{key}.tokenizer.json").write_text(json.dumps(with_byte_tokens(model, []), ensure_ascii=False))
+        save_streams(out, key, model, train_ids, eval_ids, strings, eval_classes)
         print(f"{name}: {key}: {train_tokens:,} training tokens, {meta['variants'][key]['eval_tokens']:,} "
               f"eval tokens", file=sys.stderr)
     meta["classes"] = classes

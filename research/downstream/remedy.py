@@ -26,14 +26,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import torch
-
 from functok.commands.compare import budgets
 from functok.encode import encoded_pieces
 from functok.pretokenize import chained, has_group
 from functok.pretokenize import pretokens as codec_pretokens
-from functok.tokenizer.file import with_byte_tokens
-from functok.tokenizer.fusion import ChainCounter, greedy_tokens
+from functok.tokenizer.fusion import ChainCounter
 
 import prepare
 import protocols
@@ -94,22 +91,11 @@ def prepare_remedy(name: str = PROTOCOL) -> Path:
     started = time.monotonic()
     model = train(split)
     print(f"{name}: remedy tokenizer trained in {time.monotonic() - started:.0f} s", file=sys.stderr)
-    eval_bytes = sum(len(t.encode()) for t in split.evaluation)
-    train_bytes = sum(len(t.encode()) for t in split.train)
-    assert (eval_bytes, train_bytes) == (kept["eval_bytes"], kept["train_bytes"]), "not the grid's text"
-    seen = {u for text in split.train for u in prepare._unit_texts(text)}
-    pretokenize = ROW.pretokenize(prepare.SPLITTER)
-    train_ids, strings = prepare._ids(model, [pretokenize(t) for t in split.train])
-    eval_pre = [pretokenize(t) for t in split.evaluation]
-    eval_ids, _ = prepare._ids(model, eval_pre)
-    tokens = greedy_tokens(model, {p for doc in eval_pre for p in doc})
-    classes, eval_classes = list(kept["classes"]), []
-    for text, pre, ids in zip(split.evaluation, eval_pre, eval_ids):
-        units = units_of_tokens(text, pre, tokens)
-        assert len(units) == len(ids)
-        texts = prepare._unit_texts(text)
-        eval_classes.extend(prepare._class_id(classes, prepare.unit_class(texts[u], seen)) for u in units)
-    assert classes == kept["classes"], "unit classes differ from the grid's"
+    train_bytes = prepare.grid_train_bytes(split, kept)
+    train_ids, strings, eval_pre, eval_ids, tokens = prepare.variant_ids(model, ROW.pretokenize(prepare.SPLITTER),
+                                                                         split)
+    units = [units_of_tokens(text, pre, tokens) for text, pre in zip(split.evaluation, eval_pre)]
+    eval_classes = prepare.grid_classes(kept, split, units, eval_ids)
     held = budgets.pretoken_counts(ROW, prepare.SPLITTER, split.held)
     train_tokens = sum(map(len, train_ids))
     meta = dict(kept, variants={"baseline": kept["variants"]["baseline"], REMEDY: {
@@ -117,10 +103,7 @@ def prepare_remedy(name: str = PROTOCOL) -> Path:
         "entries": len(strings), "train_tokens": train_tokens, "train_bytes_per_token": train_bytes / train_tokens,
         "eval_tokens": sum(map(len, eval_ids)), "held_out_tokens_all": budgets.held_out_tokens(model, held)}},
         kinds=list(KINDS))
-    torch.save({"train": prepare._stream(train_ids), "eval": prepare._stream(eval_ids),
-                "eval_kind": prepare._stream_kinds(eval_ids, strings),
-                "eval_class": prepare._with_separators(eval_ids, eval_classes)}, out / f"{REMEDY}.pt")
-    (out / f"{REMEDY}.tokenizer.json").write_text(json.dumps(with_byte_tokens(model, []), ensure_ascii=False))
+    prepare.save_streams(out, REMEDY, model, train_ids, eval_ids, strings, eval_classes)
     (out / "meta.json").write_text(json.dumps(meta, indent=1))
     print(f"{name}: {REMEDY}: {train_tokens:,} training tokens, {meta['variants'][REMEDY]['eval_tokens']:,} eval "
           f"tokens", file=sys.stderr)

@@ -34,16 +34,12 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-import torch
-
 from functok.commands.compare import budgets
 from functok.encode import map_pieces
 from functok.normalize import nfc
 from functok.opcodes import ESCAPE_CHAR, GROUP_FIRST, MARK_TO_OPCODE, OPCODE_TO_MARK
 from functok.pretokenize import piece_pretokens
 from functok.split import split
-from functok.tokenizer.file import with_byte_tokens
-from functok.tokenizer.fusion import greedy_tokens
 
 import prepare
 import protocols
@@ -165,32 +161,18 @@ def prepare_variant(name: str, key: str) -> Path:
     started = time.monotonic()
     model = train(variant, split_.train)
     print(f"{name}: {key} tokenizer trained in {time.monotonic() - started:.0f} s", file=sys.stderr)
-    eval_bytes = sum(len(t.encode()) for t in split_.evaluation)
-    train_bytes = sum(len(t.encode()) for t in split_.train)
-    assert (eval_bytes, train_bytes) == (kept["eval_bytes"], kept["train_bytes"]), "not the grid's text"
-    seen = {u for text in split_.train for u in prepare._unit_texts(text)}
-    pretokenize = variant.pretokenize(prepare.SPLITTER)
-    train_ids, strings = prepare._ids(model, [pretokenize(t) for t in split_.train])
-    eval_pre = [pretokenize(t) for t in split_.evaluation]
-    eval_ids, _ = prepare._ids(model, eval_pre)
-    tokens = greedy_tokens(model, {p for doc in eval_pre for p in doc})
-    classes, eval_classes = list(kept["classes"]), []
-    for text, ids in zip(split_.evaluation, eval_ids):
-        units = units_of_tokens(variant, text, tokens)
-        assert len(units) == len(ids)
-        texts = prepare._unit_texts(text)
-        eval_classes.extend(prepare._class_id(classes, prepare.unit_class(texts[u], seen)) for u in units)
-    assert classes == kept["classes"], "unit classes differ from the grid's"
+    train_bytes = prepare.grid_train_bytes(split_, kept)
+    train_ids, strings, eval_pre, eval_ids, tokens = prepare.variant_ids(model, variant.pretokenize(prepare.SPLITTER),
+                                                                         split_)
+    units = [units_of_tokens(variant, text, tokens) for text in split_.evaluation]
+    eval_classes = prepare.grid_classes(kept, split_, units, eval_ids)
     held = count(variant, split_.held)
     train_tokens = sum(map(len, train_ids))
     meta = dict(kept, variants={"baseline": kept["variants"]["baseline"], key: {
         "label": variant.label, "rule": variant.rule, "entries": len(strings), "train_tokens": train_tokens,
         "train_bytes_per_token": train_bytes / train_tokens, "eval_tokens": sum(map(len, eval_ids)),
         "held_out_tokens_all": budgets.held_out_tokens(model, held)}}, kinds=list(KINDS))
-    torch.save({"train": prepare._stream(train_ids), "eval": prepare._stream(eval_ids),
-                "eval_kind": prepare._stream_kinds(eval_ids, strings),
-                "eval_class": prepare._with_separators(eval_ids, eval_classes)}, out / f"{key}.pt")
-    (out / f"{key}.tokenizer.json").write_text(json.dumps(with_byte_tokens(model, []), ensure_ascii=False))
+    prepare.save_streams(out, key, model, train_ids, eval_ids, strings, eval_classes)
     (out / "meta.json").write_text(json.dumps(meta, indent=1))
     kept_meta = run_grid.RESULTS / name / f"{key}.meta.json"
     kept_meta.write_text(json.dumps(meta, indent=1) + "\n")
