@@ -32,9 +32,9 @@ import sysconfig
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
-from . import run_alone
+from . import command_functions
 
 # URL prefixes of the page's own files, relative to a root (a checkout or the packaged copy).
 PAGE_PREFIXES = ("/web-demo/", "/js/src/", "/spec/opcodes.json")
@@ -235,13 +235,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(func=run)
 
 
-def add_command(subparsers: Any) -> None:
-    configure(subparsers.add_parser("demo", help="serve the web demo on this machine",
-                                    description="Serve the web demo (and the Pyodide bundle, when built) locally."))
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    return run_alone("functok demo", "Serve the web demo locally.", configure, argv)
+add_command, main = command_functions(
+    "demo", configure, help="serve the web demo on this machine",
+    description="Serve the web demo (and the Pyodide bundle, when built) locally.",
+    alone="Serve the web demo locally.")
 
 
 if __name__ == "__main__":

@@ -33,12 +33,10 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from ..chunks import InputError
-from . import run_alone
+from . import command_functions
 from .corpus import CorpusReader, shown, total_bytes
 from .corpus_cli import ByteProgress, add_corpus_options, skipped_summary
 
@@ -320,12 +318,8 @@ killed run resumes when run again with the same command. --executor ray runs the
 cluster, with the same output. Needs pip install 'functok[corpus]'."""
 
 
-def add_command(subparsers: Any) -> None:
-    configure(subparsers.add_parser("tokenize", help=HELP, description=DESCRIPTION))
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    return run_alone("functok tokenize", __doc__.splitlines()[0], configure, argv)
+add_command, main = command_functions("tokenize", configure, help=HELP, description=DESCRIPTION,
+                                       alone=__doc__.splitlines()[0])
 
 
 if __name__ == "__main__":

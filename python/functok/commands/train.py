@@ -23,13 +23,13 @@ import inspect
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from ..chunks import InputError
 from ..tokenizer.train import MAX_VOCAB_SIZE, CountOptions, alphabet_room, check_training_options
-from . import run_alone
+from . import command_functions
 from .corpus import DEFAULT_MAX_LINE, CorpusReader, input_file_at, shown, total_bytes
 from .corpus_cli import ByteProgress, add_corpus_options, skipped_summary
 from .train_count import count_corpus
@@ -212,12 +212,8 @@ out keep Tokenizer.train's defaults. --workers N counts the pre-tokens in N proc
 tokenizer for every N); --min-count N prunes each worker's counts (docs/corpus.md)."""
 
 
-def add_command(subparsers: Any) -> None:
-    configure(subparsers.add_parser("train", help=HELP, description=DESCRIPTION))
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    return run_alone("functok train", __doc__.splitlines()[0], configure, argv)
+add_command, main = command_functions("train", configure, help=HELP, description=DESCRIPTION,
+                                       alone=__doc__.splitlines()[0])
 
 
 if __name__ == "__main__":

@@ -20,13 +20,12 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from ..tokenizer.errors import TokenizerFileError
 from ..tokenizer.external import PATTERNS, find_gpt2_tiktoken, load_vocabulary
 from ..tokenizer.tsr import BUCKETS, Report, measure
 from ..tokenizer.vocabulary import Vocabulary
-from . import run_alone
+from . import command_functions
 
 __all__ = ["BUCKETS", "Report", "add_command", "format_table", "measure"]
 
@@ -159,15 +158,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(func=run)
 
 
-def add_command(subparsers: Any) -> None:
-    configure(subparsers.add_parser(
-        "tsr", help="token saving rate of optimal segmentation over greedy BPE",
-        description="Token counts under greedy BPE and optimal segmentation, and "
-                    "TSR = (greedy - optimal) / greedy, overall and by pre-token length."))
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    return run_alone("functok tsr", __doc__.splitlines()[0], configure, argv)
+add_command, main = command_functions(
+    "tsr", configure, help="token saving rate of optimal segmentation over greedy BPE",
+    description="Token counts under greedy BPE and optimal segmentation, and "
+                "TSR = (greedy - optimal) / greedy, overall and by pre-token length.",
+    alone=__doc__.splitlines()[0])
 
 
 if __name__ == "__main__":

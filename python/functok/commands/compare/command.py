@@ -47,7 +47,7 @@ from .corpus import (DEFAULT_HELD_OUT_EVERY, DEFAULT_MAX_LINE, Corpus, default_c
 from ...normalize import nfc
 from ...tokenizer.train import MAX_VOCAB_SIZE
 from . import budgets as equal_budgets
-from .. import run_alone
+from .. import command_functions
 from ..corpus_cli import add_field_option
 from .train import (BASELINE, BYTE_TOKENS, EXHAUSTION_VOCAB_SIZE, FUNCTIONALIZER, SPECIAL_TOKENS,
                             VARIANTS, Variant, count_pretokens, fill_greedy_cache, instruction_tokens, token_count,
@@ -352,16 +352,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(func=run)
 
 
-def add_command(subparsers: Any) -> None:
-    configure(subparsers.add_parser(
-        "compare", help="vocabulary at merge exhaustion and chars/token, baseline vs Functionalizer",
-        description="The paper's vocabulary experiment on your text (or the built-in default), "
-                    "with an ablation, split_operators false, greedy vs optimal segmentation, and "
-                    "held-out tokens at equal vocabulary budgets."))
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    return run_alone("functok compare", __doc__.splitlines()[0], configure, argv)
+add_command, main = command_functions(
+    "compare", configure, help="vocabulary at merge exhaustion and chars/token, baseline vs Functionalizer",
+    description="The paper's vocabulary experiment on your text (or the built-in default), "
+                "with an ablation, split_operators false, greedy vs optimal segmentation, and "
+                "held-out tokens at equal vocabulary budgets.",
+    alone=__doc__.splitlines()[0])
 
 
 if __name__ == "__main__":
