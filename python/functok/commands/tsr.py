@@ -158,11 +158,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(func=run)
 
 
-add_command, main = command_functions(
-    "tsr", configure, help="token saving rate of optimal segmentation over greedy BPE",
-    description="Token counts under greedy BPE and optimal segmentation, and "
-                "TSR = (greedy - optimal) / greedy, overall and by pre-token length.",
-    alone=__doc__.splitlines()[0])
+HELP = "token saving rate of optimal segmentation over greedy BPE"
+DESCRIPTION = """Token counts under greedy BPE and optimal segmentation, and TSR = (greedy - optimal) /
+greedy, overall and by pre-token length."""
+add_command, main = command_functions("tsr", configure, help=HELP, description=DESCRIPTION,
+                                      alone=__doc__.splitlines()[0])
 
 
 if __name__ == "__main__":

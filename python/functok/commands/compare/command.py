@@ -352,12 +352,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(func=run)
 
 
-add_command, main = command_functions(
-    "compare", configure, help="vocabulary at merge exhaustion and chars/token, baseline vs Functionalizer",
-    description="The paper's vocabulary experiment on your text (or the built-in default), "
-                "with an ablation, split_operators false, greedy vs optimal segmentation, and "
-                "held-out tokens at equal vocabulary budgets.",
-    alone=__doc__.splitlines()[0])
+HELP = "vocabulary at merge exhaustion and chars/token, baseline vs Functionalizer"
+DESCRIPTION = """The paper's vocabulary experiment on your text (or the built-in default), with an
+ablation, split_operators false, greedy vs optimal segmentation, and held-out tokens at equal
+vocabulary budgets."""
+add_command, main = command_functions("compare", configure, help=HELP, description=DESCRIPTION,
+                                      alone=__doc__.splitlines()[0])
 
 
 if __name__ == "__main__":
