@@ -43,7 +43,7 @@ import time
 import zlib
 from pathlib import Path
 
-from corpora import REPO, UDHR  # the benchmarks' one place for where the corpora are
+from corpora import REPO, UDHR, readable_texts  # the benchmarks' one place for where the corpora are
 
 EOS = "<|endoftext|>"
 
@@ -66,11 +66,7 @@ def documents(stdlib_mb: float, udhr: Path) -> list[str]:
     files = sorted((f for f in root.rglob("*.py") if "site-packages" not in f.parts),
                    key=lambda f: zlib.crc32(f.relative_to(root).as_posix().encode()))
     texts, size = [], 0
-    for f in files:
-        try:
-            text = f.read_text(encoding="utf-8")
-        except (UnicodeDecodeError, OSError):
-            continue
+    for text in readable_texts(files):
         if size + len(text.encode()) > stdlib_mb * 1e6:
             continue
         texts.append(text)
@@ -155,28 +151,39 @@ def prepare(work: Path, stdlib_mb: float, udhr: Path, tasks: int, vocab_size: in
     train(work, texts, vocab_size)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_corpus_options(parser: argparse.ArgumentParser, tasks: str) -> None:
+    """The options of the corpus and tokenizer that :func:`prepare_apart` makes (``tasks``: what
+    --tasks counts), here and in bench/corpus_formats.py."""
     parser.add_argument("--stdlib-mb", type=float, default=4.0, help="MB of standard-library source (default: 4)")
     parser.add_argument("--udhr", type=Path, default=UDHR, help=f"the UDHR folder (default: {UDHR})")
     parser.add_argument("--vocab-size", type=int, default=8192)
-    parser.add_argument("--tasks", type=int, default=16, help="shards (and .jsonl files) (default: 16)")
+    parser.add_argument("--tasks", type=int, default=16, help=f"{tasks} (default: 16)")
+    parser.add_argument("--prepare", type=Path, default=None, help=argparse.SUPPRESS)
+
+
+def prepare_apart(script: str, work: Path, args: argparse.Namespace) -> None:
+    """Runs ``script --prepare work`` with this run's corpus options: the corpus and the training
+    in a process of their own, so that this one stays small, because a child's peak resident
+    memory (wait4) starts at its parent's when it forks."""
+    subprocess.run([sys.executable, script, "--prepare", str(work), "--stdlib-mb", str(args.stdlib_mb), "--udhr",
+                    str(args.udhr), "--tasks", str(args.tasks), "--vocab-size", str(args.vocab_size)],
+                   env=dict(os.environ, PYTHONPATH=str(REPO / "python")), check=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_corpus_options(parser, tasks="shards (and .jsonl files)")
     parser.add_argument("--keep", default=None, help="work in this folder and keep it (default: a temporary one)")
     parser.add_argument("--before", type=Path, default=None,
                         help="the python/ folder of an older checkout: its functok tokenize is a row too")
     parser.add_argument("--pure", action="store_true", help="a row of the pure path (FUNCTOK_PURE=1)")
-    parser.add_argument("--prepare", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.prepare:
         prepare(args.prepare, args.stdlib_mb, args.udhr, args.tasks, args.vocab_size)
         return 0
     work = Path(args.keep or tempfile.mkdtemp(prefix="functok-bench-corpus-"))
     work.mkdir(parents=True, exist_ok=True)
-    # The corpus and the training in a process of their own: this one stays small, because a
-    # child's peak resident memory (wait4) starts at its parent's when it forks.
-    subprocess.run([sys.executable, __file__, "--prepare", str(work), "--stdlib-mb", str(args.stdlib_mb), "--udhr",
-                    str(args.udhr), "--tasks", str(args.tasks), "--vocab-size", str(args.vocab_size)],
-                   env=dict(os.environ, PYTHONPATH=str(REPO / "python")), check=True)
+    prepare_apart(__file__, work, args)
     sizes = json.loads((work / "sizes.json").read_text(encoding="utf-8"))
     full, double = sizes["full"], sizes["double"]
     functok_file, hf_file = work / "functok.json", work / "hf-bytelevel.json"

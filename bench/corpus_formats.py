@@ -39,8 +39,8 @@ BENCH = sys.path.pop(0)
 import tokenize  # noqa: E402,F401  (the standard library's, held in sys.modules from here on)
 
 sys.path.insert(0, BENCH)
-from corpora import REPO, UDHR  # noqa: E402
-from corpus import documents, functok_run  # noqa: E402
+from corpora import REPO  # noqa: E402
+from corpus import add_corpus_options, documents, functok_run, prepare_apart  # noqa: E402
 
 FORMATS = ("jsonl", "parquet", "arrow")
 
@@ -101,21 +101,14 @@ def reader_run(folder: Path) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--stdlib-mb", type=float, default=4.0, help="MB of standard-library source (default: 4)")
-    parser.add_argument("--udhr", type=Path, default=UDHR, help=f"the UDHR folder (default: {UDHR})")
-    parser.add_argument("--vocab-size", type=int, default=8192)
-    parser.add_argument("--tasks", type=int, default=16, help="shards, and files of each format (default: 16)")
+    add_corpus_options(parser, tasks="shards, and files of each format")
     parser.add_argument("--rounds", type=int, default=2, help="rounds over the formats, each in turn (default: 2)")
-    parser.add_argument("--prepare", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.prepare:
         prepare(args.prepare, args.stdlib_mb, args.udhr, args.tasks, args.vocab_size)
         return 0
     work = Path(tempfile.mkdtemp(prefix="functok-bench-formats-"))
-    # The corpus and the training in a process of their own (a child's peak memory starts at its parent's).
-    subprocess.run([sys.executable, __file__, "--prepare", str(work), "--stdlib-mb", str(args.stdlib_mb), "--udhr",
-                    str(args.udhr), "--tasks", str(args.tasks), "--vocab-size", str(args.vocab_size)],
-                   env=dict(os.environ, PYTHONPATH=str(REPO / "python")), check=True)
+    prepare_apart(__file__, work, args)
     size = json.loads((work / "size.json").read_text(encoding="utf-8"))
     runs: dict[str, list[dict]] = {kind: [] for kind in FORMATS}
     for round_ in range(args.rounds):

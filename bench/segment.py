@@ -46,7 +46,7 @@ from corpora import UDHR  # noqa: E402
 
 
 def _bench_tokenize():
-    """bench/tokenize.py, for its corpora and training text (one source for both benchmarks)."""
+    """bench/tokenize.py, for its corpora and its trained tokenizer (one source for both benchmarks)."""
     spec = importlib.util.spec_from_file_location("bench_tokenize", Path(__file__).with_name("tokenize.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -99,21 +99,6 @@ def run_child(case: str, corpus_name: str, args, tokenizer_path: str, gpt2_path:
     return json.loads(done.stdout)
 
 
-def prepare_tokenizer(args, workdir: Path) -> str:
-    if args.tokenizer:
-        return args.tokenizer
-    from functok.tokenizer import Tokenizer
-
-    start = time.perf_counter()
-    tok = Tokenizer.train(iter(shared.training_text(args.train_mb)), vocab_size=args.vocab_size,
-                          profile="compact", fuse="frequent", show_progress=False)
-    path = workdir / "segment-bench.json"
-    tok.save(path)
-    print(f"# trained a {args.vocab_size} compact/frequent tokenizer on {args.train_mb} MB of stdlib "
-          f"source and half the UDHR in {time.perf_counter() - start:.1f} s")
-    return str(path)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mb", type=float, default=2.0, help="MB of stdlib source to encode")
@@ -139,7 +124,8 @@ def main() -> int:
               "no tiktoken baseline")
     corpora = ["stdlib"] + (["udhr"] if UDHR.is_dir() else [])
     with tempfile.TemporaryDirectory() as tmp:
-        tokenizer_path = prepare_tokenizer(args, Path(tmp))
+        tokenizer_path = shared.prepare_tokenizer(args, Path(tmp) / "segment-bench.json", profile="compact",
+                                                  fuse="frequent")
         print(f"{'corpus':<8}{'case':<16}{'MB':>6}{'tokens':>11}{'MB/s':>9}{'CPU MB/s':>10}{'peak RSS MB':>13}")
         results = {}
         for name in corpora:

@@ -193,14 +193,17 @@ def machine_parallelism(repeat: int = 3) -> float:
 # --- the report ---------------------------------------------------------------------------
 
 
-def prepare_tokenizer(args, workdir: Path) -> str:
+def prepare_tokenizer(args, path: Path, **options) -> str:
+    """The path of the tokenizer to measure: ``--tokenizer``, or else a tokenizer of
+    ``--vocab-size`` trained with ``options`` (profile, fuse) on ``--train-mb`` MB of
+    :func:`training_text` and saved at ``path``. bench/segment.py's too."""
     if args.tokenizer:
         return args.tokenizer
     from functok.tokenizer import Tokenizer
 
     start = time.perf_counter()
-    tok = Tokenizer.train(iter(training_text(args.train_mb)), vocab_size=args.vocab_size, show_progress=False)
-    path = workdir / f"stdlib-{args.vocab_size}.json"
+    tok = Tokenizer.train(iter(training_text(args.train_mb)), vocab_size=args.vocab_size, show_progress=False,
+                          **options)
     tok.save(path)
     print(f"# trained a {args.vocab_size}-token functok tokenizer ({tok.profile}/{tok.fuse}) on {args.train_mb} MB "
           f"of stdlib source and half the UDHR in {time.perf_counter() - start:.1f} s")
@@ -235,7 +238,7 @@ def main() -> int:
     if "udhr" not in corpora:
         print(f"# UDHR not found at {UDHR}; skipped")
     with tempfile.TemporaryDirectory() as tmp:
-        tokenizer_path = prepare_tokenizer(args, Path(tmp))
+        tokenizer_path = prepare_tokenizer(args, Path(tmp) / f"stdlib-{args.vocab_size}.json")
         print(f"{'corpus':<8}{'case':<17}{'MB':>6}{'tokens':>11}{'1 pass MB/s':>12}{'warm MB/s':>11}"
               f"{'peak RSS MB':>13}{'(growth)':>10}")
         results = {}
