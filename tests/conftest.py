@@ -99,6 +99,20 @@ def read_text_or_none(path: Path) -> str | None:
         return None
 
 
+def assert_decode_error(stream: str, kind: str, offset: int, lenient: str, max_output: int | None) -> dict:
+    """The strict decoder stops ``stream`` at its first error, ``kind`` at ``offset``, and the
+    lenient one returns ``lenient``, both under ``max_output`` when it is not None. The limits,
+    for more checks under the same ones."""
+    from functok import FormatError, decode
+
+    limits = {} if max_output is None else {"max_output": max_output}
+    with pytest.raises(FormatError) as info:
+        decode(stream, **limits)
+    assert (info.value.kind, info.value.offset) == (kind, offset)
+    assert decode(stream, errors="replace", **limits) == lenient
+    return limits
+
+
 def blocks_of(text: str, sizes: list[int]):
     """``text`` in blocks of the given sizes, then the rest in one block (as reads of a file give)."""
     i = 0

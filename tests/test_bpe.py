@@ -16,6 +16,7 @@ from functok.tokenizer.bpe import BPE, TiktokenBPE, byte_fallback_token
 from functok.tokenizer.external import PATTERNS, bytes_to_unicode, find_gpt2_tiktoken, read_tiktoken_ranks
 
 from conftest import random_bpe
+from fixtures.hf_tokenizers import train_hf
 from fixtures.trained import need_tokenizers, stdlib_texts, stdlib_tokenizer, udhr_texts
 
 # --- Hugging Face -------------------------------------------------------------------------
@@ -250,44 +251,13 @@ def test_gpt2_parity_fails_in_ci_without_the_rank_file(tmp_path, ci, outcome):
 # --- whole tokenizer.json files, end to end -----------------------------------------------
 
 
-def _train_hf(kind: str, texts: list[str]):
-    """A Llama-3-like (byte-level, Split + ByteLevel, ignore_merges) or a Llama-2-like
-    (Metaspace, byte fallback) tokenizer.json, trained here."""
-    tk = need_tokenizers()
-    from tokenizers import Regex, decoders, models, pre_tokenizers, trainers
-
-    from functok.split import SPEC_PATTERNS
-
-    if kind == "llama3-like":
-        hf = tk.Tokenizer(models.BPE(ignore_merges=True))
-        hf.pre_tokenizer = pre_tokenizers.Sequence([
-            pre_tokenizers.Split(Regex(SPEC_PATTERNS["llama3"]), "isolated"),
-            pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)])
-        hf.decoder = decoders.ByteLevel()
-        alphabet = pre_tokenizers.ByteLevel.alphabet()
-    else:
-        hf = tk.Tokenizer(models.BPE(byte_fallback=True))
-        hf.pre_tokenizer = pre_tokenizers.Metaspace()
-        alphabet = []
-    trainer = trainers.BpeTrainer(  # limit_alphabet: rare characters take the byte fallback
-        vocab_size=3000, show_progress=False, initial_alphabet=alphabet,
-        special_tokens=["<s>", "</s>"], **({} if alphabet else {"limit_alphabet": 100}))
-    hf.train_from_iterator(texts, trainer)
-    data = json.loads(hf.to_str())
-    if kind == "llama2-like":  # byte-fallback tokens, as Llama 2 has them
-        vocab = data["model"]["vocab"]
-        for b in range(256):
-            vocab.setdefault(byte_fallback_token(b), len(vocab))
-        hf = tk.Tokenizer.from_str(json.dumps(data))
-    return hf, data
-
-
 @pytest.mark.parametrize("kind", ["llama3-like", "llama2-like"])
 def test_whole_tokenizer_json_matches_hf_encode(kind):
     from functok.tokenizer.external import load_hf
 
     train, held_out = stdlib_texts()
-    hf, data = _train_hf(kind, list(train[:30]))
+    need_tokenizers()
+    hf, data = train_hf(kind, list(train[:30]), vocab_size=3000)
     vocab = load_hf(data)
     assert vocab.alphabet == ("byte-level" if kind == "llama3-like" else "characters")
     texts = list(held_out[:15]) + ["Ünïcødé ✓ 漢字 <s> x"]

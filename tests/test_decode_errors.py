@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 
 from functok import ERROR_KINDS, FormatError, decode
 
+from conftest import assert_decode_error
+
 
 # (stream, kind, offset, lenient output, max_output)
 ONE_ERROR = [
@@ -31,11 +33,7 @@ ONE_ERROR = [
 
 @pytest.mark.parametrize("stream, kind, offset, lenient, max_output", ONE_ERROR)
 def test_each_error_kind(stream, kind, offset, lenient, max_output):
-    limits = {} if max_output is None else {"max_output": max_output}
-    with pytest.raises(FormatError) as info:
-        decode(stream, **limits)
-    assert (info.value.kind, info.value.offset) == (kind, offset)
-    assert decode(stream, errors="replace", **limits) == lenient
+    assert_decode_error(stream, kind, offset, lenient, max_output)
 
 
 def test_every_kind_is_covered():

@@ -23,6 +23,8 @@ from functok.cli import main
 from functok.decode import DEFAULT_MAX_OUTPUT, _Decoder, check_max_output
 from functok.errors import first_error
 
+from conftest import assert_decode_error
+
 
 def recorded(stream: str, max_output: int = DEFAULT_MAX_OUTPUT) -> tuple[str, list[FormatError]]:
     """The lenient output and every error the lenient decoder acts on (spec 8.2's collection)."""
@@ -50,11 +52,7 @@ BAD_STREAMS = [
 
 @pytest.mark.parametrize("stream, max_output, kind, offset, lenient", BAD_STREAMS)
 def test_strict_raises_the_first_error_and_lenient_drops_what_it_must(stream, max_output, kind, offset, lenient):
-    limits = {} if max_output is None else {"max_output": max_output}
-    with pytest.raises(FormatError) as info:
-        decode(stream, **limits)
-    assert (info.value.kind, info.value.offset) == (kind, offset)
-    assert decode(stream, errors="replace", **limits) == lenient
+    limits = assert_decode_error(stream, kind, offset, lenient, max_output)
     out, found = recorded(stream, **limits)
     assert out == lenient
     assert (first_error(found).kind, first_error(found).offset) == (kind, offset)

@@ -45,6 +45,14 @@ def assert_names(error: TokenizerFileError, path: Path, where: str | tuple[str, 
     assert "\n" not in message and len(message) < 400, message
 
 
+def assert_refused(load, path: Path, where: str | tuple[str, ...]) -> TokenizerFileError:
+    """``load(path)`` raises a TokenizerFileError that names the file and ``where``: the error."""
+    with pytest.raises(TokenizerFileError) as info:
+        load(path)
+    assert_names(info.value, path, where)
+    return info.value
+
+
 # --- the library --------------------------------------------------------------------------
 
 
@@ -64,23 +72,16 @@ def test_the_good_files_load(tmp_path):
 def test_a_bad_file_is_one_error_naming_file_and_place(tmp_path, case):
     _, name, content, where = case
     path = write(tmp_path, name, content)
-    with pytest.raises(TokenizerFileError) as info:
-        load_vocabulary(path)
-    assert_names(info.value, path, where)
-    assert isinstance(info.value, ValueError) and info.value.file == str(path)
+    error = assert_refused(load_vocabulary, path, where)
+    assert isinstance(error, ValueError) and error.file == str(path)
     if name.endswith(".json") and "hf" not in case[0]:
-        with pytest.raises(TokenizerFileError) as info:
-            Tokenizer.from_file(path)
-        assert_names(info.value, path, where)
+        assert_refused(Tokenizer.from_file, path, where)
 
 
 @pytest.mark.parametrize("case", HF_CASES, ids=[c[0] for c in HF_CASES])
 def test_load_hf_names_the_file_too(tmp_path, case):
     _, name, content, where = case
-    path = write(tmp_path, name, content)
-    with pytest.raises(TokenizerFileError) as info:
-        load_hf(path)
-    assert_names(info.value, path, where)
+    assert_refused(load_hf, write(tmp_path, name, content), where)
 
 
 # --- the shared cases: what both loaders accept (js/test/tokenizer-files.test.mjs too) -------
@@ -204,9 +205,8 @@ def test_a_pre_tokenizer_tokenizers_cannot_read_is_a_file_error(tmp_path):
     data = hf_file()
     data["pre_tokenizer"] = {"type": "NoSuchPreTokenizer"}
     path = write(tmp_path, "hf.json", json.dumps(data))
-    with pytest.raises(TokenizerFileError) as info:  # at load, not at the first encode
-        load_vocabulary(path)
-    assert_names(info.value, path, "$: `tokenizers` cannot read its normalizer or pre-tokenizer")
+    # at load, not at the first encode
+    assert_refused(load_vocabulary, path, "$: `tokenizers` cannot read its normalizer or pre-tokenizer")
 
 
 # --- the JSON Schema (documentation; the loader itself checks with the standard library) ---

@@ -13,21 +13,12 @@ from hypothesis import strategies as st
 import functok
 
 transformers = pytest.importorskip("transformers")
-from test_transformers import TEXTS, train  # noqa: E402
+# The tok and hf fixtures too: a module-scoped fixture imported here is made once for this module.
+from test_transformers import TEXTS, hf, tok, train  # noqa: E402,F401
 
 from functok.integrations.transformers import ADDED_NAMES, FunctokTokenizer  # noqa: E402
 
 ROLES = list(ADDED_NAMES)
-
-
-@pytest.fixture(scope="module")
-def tok() -> functok.Tokenizer:
-    return train()
-
-
-@pytest.fixture(scope="module")
-def hf(tok) -> FunctokTokenizer:
-    return FunctokTokenizer(functok_tokenizer=tok)
 
 
 # --- 16. None means no such token ----------------------------------------------------------

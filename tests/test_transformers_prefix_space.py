@@ -45,12 +45,18 @@ def pairs() -> dict[bool, tuple[FunctokTokenizer, GPT2Tokenizer]]:
     return {flag: (FunctokTokenizer(functok_tokenizer=tok, add_prefix_space=flag), gpt2(flag)) for flag in (True, False)}
 
 
+def encoded_alike(pair: tuple[FunctokTokenizer, GPT2Tokenizer], *inputs, **options):
+    """functok's and GPT-2's encodings of the same input, which decode to the same text: the
+    tokenizers, then the encodings."""
+    hf, reference = pair
+    ours, theirs = hf(*inputs, **options), reference(*inputs, **options)
+    assert hf.decode(ours["input_ids"]) == reference.decode(theirs["input_ids"])
+    return hf, reference, ours, theirs
+
+
 @given(WORDS, st.booleans())
 def test_words_given_split_as_gpt2(pairs, words, add_prefix_space):
-    hf, reference = pairs[add_prefix_space]
-    ours = hf(words, is_split_into_words=True)
-    theirs = reference(words, is_split_into_words=True)
-    assert hf.decode(ours["input_ids"]) == reference.decode(theirs["input_ids"])
+    _, reference, ours, theirs = encoded_alike(pairs[add_prefix_space], words, is_split_into_words=True)
     # Each character of the text encoded in the same word (GPT-2's tokens are its characters,
     # or an added token).
     words_of_chars = [word for token, word in zip(theirs["input_ids"], theirs.word_ids())
@@ -60,10 +66,7 @@ def test_words_given_split_as_gpt2(pairs, words, add_prefix_space):
 
 @given(TEXT, st.booleans())
 def test_texts_as_gpt2(pairs, text, add_prefix_space):
-    hf, reference = pairs[add_prefix_space]
-    ours = hf(text, return_offsets_mapping=True)
-    theirs = reference(text, return_offsets_mapping=True)
-    assert hf.decode(ours["input_ids"]) == reference.decode(theirs["input_ids"])
+    hf, reference, ours, theirs = encoded_alike(pairs[add_prefix_space], text, return_offsets_mapping=True)
     if "<|" in text:
         return
     # Offsets in the caller's text: a token's span joins GPT-2's spans of the characters of the

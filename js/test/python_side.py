@@ -21,9 +21,13 @@ import hashlib
 import inspect
 import json
 import sys
+from pathlib import Path
 
 import functok
 from functok.tokenizer import Tokenizer
+
+# tests/fixtures/hf_tokenizers.py, the Hugging Face tokenizers the Python tests train too
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "fixtures"))
 
 
 def digest(value) -> str:
@@ -80,39 +84,13 @@ def decode(request: dict) -> list:
 
 
 def hf(request: dict) -> dict:
-    import tokenizers
-    from tokenizers import Regex, decoders, models, pre_tokenizers, trainers
+    from hf_tokenizers import KINDS, train_hf
 
-    from functok.split import SPEC_PATTERNS
-    from functok.tokenizer.bpe import byte_fallback_token
     from functok.tokenizer.external import load_hf
 
     out = {}
-    for kind in ("gpt2-like", "llama3-like", "llama2-like"):
-        alphabet = pre_tokenizers.ByteLevel.alphabet()
-        if kind == "gpt2-like":
-            t = tokenizers.Tokenizer(models.BPE())
-            t.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-            t.decoder = decoders.ByteLevel()
-        elif kind == "llama3-like":
-            t = tokenizers.Tokenizer(models.BPE(ignore_merges=True))
-            t.pre_tokenizer = pre_tokenizers.Sequence([
-                pre_tokenizers.Split(Regex(SPEC_PATTERNS["llama3"]), "isolated"),
-                pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)])
-            t.decoder = decoders.ByteLevel()
-        else:
-            t = tokenizers.Tokenizer(models.BPE(byte_fallback=True))
-            t.pre_tokenizer = pre_tokenizers.Metaspace()
-            alphabet = []
-        trainer = trainers.BpeTrainer(vocab_size=1500, show_progress=False, initial_alphabet=alphabet,
-                                      special_tokens=["<s>", "</s>"], **({} if alphabet else {"limit_alphabet": 100}))
-        t.train_from_iterator(request["train"], trainer)
-        data = json.loads(t.to_str())
-        if kind == "llama2-like":
-            vocab = data["model"]["vocab"]
-            for b in range(256):
-                vocab.setdefault(byte_fallback_token(b), len(vocab))
-            t = tokenizers.Tokenizer.from_str(json.dumps(data))
+    for kind in KINDS:
+        t, data = train_hf(kind, request["train"], vocab_size=1500)
         vocab = load_hf(data)
         out[kind] = {"file": json.dumps(data), "alphabet": vocab.alphabet,
                      "greedy": [t.encode(x, add_special_tokens=False).ids for x in request["texts"]],
