@@ -125,7 +125,8 @@ def declare(v):
         ("upper-prof-02", "case range under profile paper",
          "HELLO", 'UPPERCASE(0,5) "hello"', "", {"options": {"profile": "paper", "case": "range"}}),
         ("upper-prof-03", "compact with case capitalize",
-         "HELLO", 'CAPITALIZE(0) CAPITALIZE(1) CAPITALIZE(2) CAPITALIZE(3) CAPITALIZE(4) "hello"', "", {"options": {"profile": "compact", "case": "capitalize"}}),
+         "HELLO", 'CAPITALIZE(0) CAPITALIZE(1) CAPITALIZE(2) CAPITALIZE(3) CAPITALIZE(4) "hello"',
+         "", {"options": {"profile": "compact", "case": "capitalize"}}),
         # Range case with folding: positions are slots after folding.
         ("upper-fold-01", "a repeated unit of capitals",
          "HAHAHA", 'MULTIREPEAT(0,2,3) UPPERCASE(0,2) "ha"', "encode-fold", {"options": {"case": "range"}}),
