@@ -127,9 +127,9 @@ class Collector:
 
     # -- tables of encode and decode vectors -------------------------------------------
     # A family of vectors that cite the same clauses reads best as a table, one row a vector.
-    # A row's last column names the further clauses it cites (spec anchors, separated by
-    # spaces, "" for none); a dict after it holds the keyword arguments the row adds
-    # (decoded=, options=), which take precedence over the table's.
+    # A row's clauses column names the clauses it cites beyond the table's (spec anchors,
+    # separated by spaces, "" for none); a dict after it holds the keyword arguments the row
+    # adds (decoded=, options=), which take precedence over the table's.
     def encodes(self, spec: list[str], rows: list[tuple], **keywords) -> None:
         """encode() per row: (id, description, text, stream, clauses[, keywords])."""
         for id, description, text, stream, clauses, *own in rows:

@@ -8,6 +8,10 @@ DEC = ["decode-procedure", "decode-case", "chardata-case"]
 
 
 def declare(v):
+    # The rows of the tables (vectorlib's Collector.encodes and decodes):
+    #   encode: id, description, input, expected stream, further clauses
+    #   decode: id, description, stream, text, roundtrip, further clauses
+
     # Basic Latin.
     v.encodes(ENC, [
         ("case-upper-01", "one capital letter",

@@ -8,6 +8,9 @@ DEC = ["decode-procedure", "decode-groups", "encode-escape"]
 
 
 def declare(v):
+    # The rows of the tables (vectorlib's Collector.encodes and decodes):
+    #   encode: id, description, input, expected stream, further clauses
+    #   decode: id, description, stream, text, roundtrip, further clauses
     for cp in ("e000", "e0ff", "e100", "e101", "e200", "e201", "e10e", "e110", "eabc", "effe", "efff"):
         char = chr(int(cp, 16))
         v.encode(f"esc-one-{cp}", f"U+{cp.upper()} alone is escaped", char, f'ESCAPE "{char}"', spec=ENC)

@@ -86,6 +86,9 @@ MARK_OF = {name: mark for name, mark, *_ in TABLE}
 
 
 def declare(v):
+    # The rows of the tables (vectorlib's Collector.encodes and decodes):
+    #   encode: id, description, input, expected stream, further clauses
+    #   decode: id, description, stream, text, roundtrip, further clauses
     for name, mark, base, lower, upper in TABLE:
         check_decomposes(lower, base, mark)
         check_decomposes(upper, base.upper(), mark)

@@ -16,6 +16,9 @@ NOWS = {"fold": "no-whitespace"}
 
 
 def declare(v):
+    # The rows of the tables (vectorlib's Collector.encodes and decodes):
+    #   encode: id, description, input, expected stream, further clauses
+
     # fold="none"
     v.encodes(FOLD, [
         ("fold-none-01", "a run stays literal",

@@ -16,6 +16,10 @@ W = '"abcdefghi"*28'  # 252 lowercase letters, slots 0..251
 
 
 def declare(v):
+    # The rows of the tables (vectorlib's Collector.encodes and decodes):
+    #   encode: id, description, input, expected stream, further clauses
+    #   decode: id, description, stream, text, roundtrip, further clauses
+
     # Runs of capitals.
     v.encodes(ENC, [
         ("upper-run-01", "an all-caps word is one UPPERCASE",

@@ -8,6 +8,10 @@ DEC = ["decode-procedure", "decode-repeats"]
 
 
 def declare(v):
+    # The rows of the tables (vectorlib's Collector.encodes and decodes):
+    #   encode: id, description, input, expected stream, further clauses
+    #   decode: id, description, stream, text, roundtrip, further clauses
+
     # Thresholds: a run of 2 stays literal, 3 folds.
     v.encodes(ENC, [
         ("rep-run-01", "run of two stays literal",
