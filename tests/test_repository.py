@@ -75,12 +75,13 @@ def test_no_tracked_file_names_a_machine_path():
     assert not found, "machine paths in tracked files (say them relative to the repository):\n" + "\n".join(found)
 
 
-# A reference in words to a numbered item of a tracker: "the goal of <word> 28", "(<word> #12)".
+# A reference in words to a numbered item of a tracker: "the goal of <word> 28", "(<word> #12)",
+# "<word>-30 result files".
 # A name that holds the word and a number (a file such as run_<word>30.py, a template's
 # <WORD>30_PINS) is a name, not a reference, and is left alone. The word is kept apart here, as the
 # folders' names are above, so that this file is read like every other tracked file.
 TRACKER_ITEM_WORD = "iss" + "ue"
-TRACKER_ITEM = re.compile(rf"\b{TRACKER_ITEM_WORD}s? ?#?[0-9]+\b", re.I)
+TRACKER_ITEM = re.compile(rf"\b{TRACKER_ITEM_WORD}s?[ -]?#?[0-9]+\b", re.I)
 
 
 def tracker_items(name: str, text: str) -> list[str]:
@@ -94,6 +95,7 @@ def tracker_items(name: str, text: str) -> list[str]:
     f"# {TRACKER_ITEM_WORD.title()} 30: order, slot arguments",
     f"see {TRACKER_ITEM_WORD} #12 and {TRACKER_ITEM_WORD}s 23 and 30",
     f"fixed in {TRACKER_ITEM_WORD}#7",
+    f"$landed {TRACKER_ITEM_WORD}-30 result files",
 ])
 def test_the_pattern_finds_a_tracker_item(line):
     assert tracker_items("f", line) == [f"f:1: {line}"]
