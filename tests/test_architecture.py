@@ -171,6 +171,13 @@ def test_the_reference_modules_know_no_engine(name):
         f"{name}.py names an engine outside its docstring"
 
 
+def test_the_seam_imports_the_reference_modules_and_no_tokenizer():
+    """ARCHITECTURE.md: "engine.py imports the reference modules, never the tokenizer"."""
+    imported = imports_of(PACKAGE / "engine.py")
+    assert {"functok.encode", "functok.decode", "functok.pretokenize"} <= imported, sorted(imported)
+    assert not {m for m in imported if m == "functok" or m.startswith("functok.tokenizer")}, sorted(imported)
+
+
 def test_the_seam_binds_the_chosen_engine():
     import functok
     from functok import engine
