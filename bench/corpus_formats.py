@@ -1,5 +1,5 @@
 """functok tokenize on the same corpus as .jsonl, .parquet and .arrow files: MB/s and peak memory,
-measured in the same run (issue 29: Parquet input / .jsonl input >= 0.9x).
+measured in the same run (the goal: Parquet input / .jsonl input >= 0.9x).
 
     .venv/bin/python bench/corpus_formats.py [--stdlib-mb N] [--vocab-size N] [--tasks N] [--rounds N]
 

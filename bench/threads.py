@@ -14,7 +14,7 @@ On the standard library's source and the UDHR (bench/corpora.py's ``UDHR``, or
 * SHA-256:  2 threads hashing against 1 (work that releases the GIL throughout): the most 2
             threads can give on this machine now.
 
-It prints each case's MB/s and the ratio 2 threads / 1 thread (the goal, issue 28: >= 1.8x,
+It prints each case's MB/s and the ratio 2 threads / 1 thread (the goal: >= 1.8x,
 single pass and warm), and CPU seconds / wall seconds, which shows when the machine's other
 load, not the code, held the second thread back (then tiktoken's ratio drops too). Each case
 runs ``--rounds`` times, alternating, and the best round of each is kept.

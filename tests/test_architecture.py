@@ -1,11 +1,10 @@
-"""ARCHITECTURE.md stays true: every clause of the spec has a row, every row names code that
-exists, every path the rooms name exists and every module is listed, and every import runs the
-way the arrows say."""
+"""ARCHITECTURE.md stays true: every path the rooms name exists and every module is listed, every
+import runs the way the arrows say, and the C core allocates as the page says. (The clause map
+has its own test, tests/test_clause_map.py.)"""
 
 from __future__ import annotations
 
 import ast
-import importlib
 import re
 import subprocess
 import sys
@@ -16,64 +15,6 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 ARCHITECTURE = REPO / "ARCHITECTURE.md"
 PACKAGE = REPO / "python" / "functok"
-
-# A row of the clause table: | [7.1](spec/SPEC.md#decode-groups) | `functok.grammar` | `GROUP`, ... |
-ROW = re.compile(r"^\| \[[^\]]+\]\(spec/SPEC\.md#(?P<anchor>[a-z0-9-]+)\) \|(?P<rest>.*)\|\s*$", re.M)
-NAME = re.compile(r"`([A-Za-z_][\w.]*)`")
-
-
-def spec_anchors() -> list[str]:
-    return re.findall(r'<a id="([a-z0-9-]+)"></a>', (REPO / "spec" / "SPEC.md").read_text(encoding="utf-8"))
-
-
-def clause_rows() -> dict[str, str]:
-    return {m["anchor"]: m["rest"] for m in ROW.finditer(ARCHITECTURE.read_text(encoding="utf-8"))}
-
-
-def test_every_spec_anchor_has_a_row():
-    rows = clause_rows()
-    missing = [a for a in spec_anchors() if a not in rows]
-    assert not missing, f"ARCHITECTURE.md has no row for these anchors of spec/SPEC.md: {missing}"
-    unknown = [a for a in rows if a not in spec_anchors()]
-    assert not unknown, f"ARCHITECTURE.md cites anchors that spec/SPEC.md does not have: {unknown}"
-
-
-def resolve(dotted: str):
-    """The object a dotted name like functok.decode.decode or functok.tokenizer.Tokenizer.encode
-    names: the longest importable module prefix, then attributes."""
-    parts = dotted.split(".")
-    for cut in range(len(parts), 0, -1):
-        try:
-            target = importlib.import_module(".".join(parts[:cut]))
-        except ModuleNotFoundError:
-            continue
-        for attribute in parts[cut:]:
-            target = getattr(target, attribute)
-        return target
-    raise ModuleNotFoundError(dotted)
-
-
-def named_code() -> list[str]:
-    """Every name of the clause table's last column, qualified by the module of its row."""
-    names = []
-    for rest in clause_rows().values():
-        module_cell, code_cell = rest.split("|")[:2]
-        (module,) = NAME.findall(module_cell)
-        names.append(module)
-        names.extend(f"{module}.{name}" for name in NAME.findall(code_cell))
-    return names
-
-
-@pytest.mark.parametrize("name", sorted(set(named_code())))
-def test_each_named_function_exists(name):
-    resolve(name)
-
-
-def test_every_row_names_its_module_and_code():
-    empty = [anchor for anchor, rest in clause_rows().items()
-             if len(NAME.findall(rest.split("|")[0])) != 1 or not NAME.findall(rest.split("|")[1])]
-    assert not empty, f"rows of ARCHITECTURE.md that name no module or no code: {empty}"
-
 
 COMPILED = {"functok._native"}  # the C core (native/), built at install time, in the core's room
 
@@ -230,6 +171,13 @@ def test_the_reference_modules_know_no_engine(name):
         f"{name}.py names an engine outside its docstring"
 
 
+def test_the_seam_imports_the_reference_modules_and_no_tokenizer():
+    """ARCHITECTURE.md: "engine.py imports the reference modules, never the tokenizer"."""
+    imported = imports_of(PACKAGE / "engine.py")
+    assert {"functok.encode", "functok.decode", "functok.pretokenize"} <= imported, sorted(imported)
+    assert not {m for m in imported if m == "functok" or m.startswith("functok.tokenizer")}, sorted(imported)
+
+
 def test_the_seam_binds_the_chosen_engine():
     import functok
     from functok import engine
@@ -238,3 +186,37 @@ def test_the_seam_binds_the_chosen_engine():
     assert all(getattr(engine, op) is getattr(engine.current, op) for op in engine.OPS)
     assert (functok.encode, functok.decode) == (engine.encode, engine.decode)
     assert functok.backend() == engine.current.name
+
+
+# -- the C core's allocation (ARCHITECTURE.md, "The C core") --------------------------------------
+
+NATIVE = REPO / "native" / "src"
+LIBC_ALLOCATION = re.compile(r"(?<![\w.>])(malloc|calloc|realloc|free)\s*\(")
+
+
+def allocation_claim(how: str) -> set[str]:
+    """The files a sentence of the form '**Allocation.** Through X: `a.c`, `b.c`. Straight from
+    libc (...): `c.c`, ...' names for one way."""
+    page = ARCHITECTURE.read_text(encoding="utf-8")
+    assert "**Allocation.**" in page, "ARCHITECTURE.md no longer says how the C core allocates"
+    text = page.split("**Allocation.**", 1)[1].split("\n\n", 1)[0]
+    assert "Straight from libc" in text, "ARCHITECTURE.md's allocation sentence lost its libc part (say: none)"
+    through, libc = text.split("Straight from libc", 1)
+    part = through if how == "core_realloc" else libc.split("(tests/", 1)[0]
+    return set(re.findall(r"`(\w+\.c)`", part))
+
+
+def core_files() -> list[Path]:
+    """The core's C files: what is not the CPython binding (module.c, bind_*.c)."""
+    return [p for p in sorted(NATIVE.glob("*.c")) if p.name != "module.c" and not p.name.startswith("bind_")]
+
+
+def test_the_allocation_claim_names_each_allocating_file_by_how_it_allocates():
+    through = {p.name for p in core_files() if re.search(r"\bcore_(realloc|free)\b", p.read_text(encoding="utf-8"))}
+    libc = {p.name for p in core_files() if LIBC_ALLOCATION.search(p.read_text(encoding="utf-8"))}
+    assert "cpbuf.c" in through, "the growable buffers no longer allocate through core_realloc"
+    assert allocation_claim("core_realloc") == through - libc, \
+        f"ARCHITECTURE.md says these allocate through core_realloc alone: {sorted(allocation_claim('core_realloc'))}; " \
+        f"the files say {sorted(through - libc)}"
+    assert allocation_claim("libc") == libc, \
+        f"ARCHITECTURE.md says these call libc: {sorted(allocation_claim('libc'))}; the files say {sorted(libc)}"

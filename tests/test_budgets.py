@@ -1,4 +1,4 @@
-"""The equal-budget comparison (``functok.budgets``): the prefix property the single training
+"""The equal-budget comparison (``functok.commands.compare.budgets``): the prefix property the single training
 per variant rests on, the truncation, the interpolation, the redundancy ceiling and the variants
 table. Small corpora and budgets (300 to 1,000 entries), so each training takes milliseconds."""
 

@@ -1,4 +1,4 @@
-"""Parquet and Arrow corpus files (issue 29, item 3): the rows of a ``.parquet`` file, of an Arrow
+"""Parquet and Arrow corpus files: the rows of a ``.parquet`` file, of an Arrow
 IPC file or stream, and of a ``datasets`` ``save_to_disk`` folder are the documents a ``.jsonl``
 file of the same texts gives, for the reader and for ``functok train``, ``tokenize`` and
 ``compare``; bad files and rows get the same typed, named errors and ``--skip-bad`` as

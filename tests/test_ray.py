@@ -1,4 +1,4 @@
-"""``functok tokenize --executor ray`` on a local Ray cluster (issue 29, item 4): datatrove's
+"""``functok tokenize --executor ray`` on a local Ray cluster: datatrove's
 ``RayPipelineExecutor`` runs the same pipeline as the local executor, and the shards are the same,
 byte for byte; bad input stops it with exit status 2, named, as on one machine. And ``functok
 train``'s counting pipeline on Ray: the same count files, and the same trained file.

@@ -1,8 +1,11 @@
-"""The repository itself: no tracked file names a path of the machine it was written on.
+"""The repository itself: no tracked file names a path of the machine it was written on, or an
+item of an issue tracker that lives outside it.
 
 A clone is read on other machines: a path such as the folder of pre-built wheels, a sibling
 folder beside the checkout or a home directory breaks there (a command that fails, a reference
-nobody can follow). Paths are relative to the repository root, or are said in words.
+nobody can follow). Paths are relative to the repository root, or are said in words. So are the
+reasons for a change: a comment that cites a numbered item of a tracker the clone does not carry
+sends its reader nowhere, so it says what the change is instead.
 """
 
 from __future__ import annotations
@@ -70,3 +73,48 @@ def test_no_tracked_file_names_a_machine_path():
         if b"\0" not in data:  # binary files name no paths a reader follows
             found += machine_paths(name, data.decode("utf-8", errors="replace"))
     assert not found, "machine paths in tracked files (say them relative to the repository):\n" + "\n".join(found)
+
+
+# A reference in words to a numbered item of a tracker: "the goal of <word> 28", "(<word> #12)",
+# "<word>-30 result files".
+# A name that holds the word and a number (a file such as run_<word>30.py, a template's
+# <WORD>30_PINS) is a name, not a reference, and is left alone. The word is kept apart here, as the
+# folders' names are above, so that this file is read like every other tracked file.
+TRACKER_ITEM_WORD = "iss" + "ue"
+TRACKER_ITEM = re.compile(rf"\b{TRACKER_ITEM_WORD}s?[ -]?#?[0-9]+\b", re.I)
+
+
+def tracker_items(name: str, text: str) -> list[str]:
+    """``file:line: text`` for each line of ``text`` that cites a numbered item of a tracker."""
+    return [f"{name}:{number}: {line.strip()[:160]}"
+            for number, line in enumerate(text.splitlines(), 1) if TRACKER_ITEM.search(line)]
+
+
+@pytest.mark.parametrize("line", [
+    f"the goal ({TRACKER_ITEM_WORD} 28): >= 1.8x",
+    f"# {TRACKER_ITEM_WORD.title()} 30: order, slot arguments",
+    f"see {TRACKER_ITEM_WORD} #12 and {TRACKER_ITEM_WORD}s 23 and 30",
+    f"fixed in {TRACKER_ITEM_WORD}#7",
+    f"$landed {TRACKER_ITEM_WORD}-30 result files",
+])
+def test_the_pattern_finds_a_tracker_item(line):
+    assert tracker_items("f", line) == [f"f:1: {line}"]
+
+
+@pytest.mark.parametrize("line", [
+    "the issue's goal: >= 1.8x",
+    "and issue tracking systems that are managed by",
+    f"python run_{TRACKER_ITEM_WORD}30.py --only baseline",
+    f"{{{{{TRACKER_ITEM_WORD.upper()}30_PINS}}}}",
+])
+def test_the_tracker_pattern_leaves_words_and_names_alone(line):
+    assert tracker_items("f", line) == []
+
+
+def test_no_tracked_file_cites_a_tracker_item():
+    found = []
+    for name in tracked_files():
+        path = REPO / name
+        if path.is_file() and b"\0" not in (data := path.read_bytes()):
+            found += tracker_items(name, data.decode("utf-8", errors="replace"))
+    assert not found, "tracked files that cite an item of an outside tracker (say what the change is):\n" + "\n".join(found)

@@ -1,5 +1,5 @@
-"""FunctokTokenizer's ``add_prefix_space`` against GPT-2's tokenizer with the same setting (issue 29,
-item 5): texts, pairs and words given split, with leading, trailing and repeated spaces, tabs,
+"""FunctokTokenizer's ``add_prefix_space`` against GPT-2's tokenizer with the same setting:
+texts, pairs and words given split, with leading, trailing and repeated spaces, tabs,
 empty words and special tokens' text. GPT-2's is built offline from a byte vocabulary without
 merges, so its ids spell the very text it encodes, byte by byte: both must encode the same text
 (decode gives it), with the same words, and the same offsets.

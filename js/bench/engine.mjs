@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The engines of functok for JavaScript against their baselines, in one run (issue 28's goals):
+// The engines of functok for JavaScript against their baselines, in one run (the goals they were built to):
 //
 //   node js/bench/engine.mjs [--python PATH] [--mb N] [--vocab V] [--tokenizer FILE] [--repeat R]
 //

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Tokenizers on the same text, in one run (issue 14's benchmark, tokenizer half):
+// Tokenizers on the same text, in one run (the tokenizer's benchmark):
 //
 //   node js/bench/tokenizers.mjs [--python PATH] [--mb N] [--repeat R]
 //

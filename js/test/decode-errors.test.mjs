@@ -1,4 +1,4 @@
-// Errors of decode after issue 20 (items 8 and 9): strict decoding keeps only the first error
+// Errors of decode, bounded on hostile streams: strict decoding keeps only the first error
 // and stops after its unit, lenient decoding keeps none, and a text is split into slots only for
 // its first 256. What must not change: strict decoding's error is the first (spec 8.2) of the
 // errors the lenient decoder acts on (decodeWithErrors), the lenient text is the same, and both

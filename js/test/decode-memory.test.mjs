@@ -1,4 +1,4 @@
-// Memory of decode on hostile streams (issue 20, items 8 and 9): the 12 hostile streams of
+// Memory of decode on hostile streams: the 12 hostile streams of
 // tests/test_decode_memory.py, with its bound, 4x (input + output), on both engines: the
 // reference (src/decode.mjs) and the wasm engine (src/engine.mjs's decode, the C core).
 //

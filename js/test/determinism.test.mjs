@@ -1,4 +1,4 @@
-// Byte-identical to CPython (issue 14, item 6): the same texts through functok for JavaScript
+// Byte-identical to CPython: the same texts through functok for JavaScript
 // and through CPython functok in the same run, compared digest by digest (SHA-256 of the JSON
 // of each answer): streams, pieces and pre-tokens under each option set, and token ids under
 // greedy and optimal segmentation with a tokenizer trained here by Python (fused, when this

@@ -1,4 +1,4 @@
-// One segmenter (issue 21): the `segment` export, which answers the conformance `segment` op,
+// One segmenter: the `segment` export, which answers the conformance `segment` op,
 // runs the TokenVocabulary and Segmenter that every Tokenizer runs; there is no second copy.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Broken and edge-case tokenizer files (issue 20): the cases of fixtures/tokenizer-files.json
+// Broken and edge-case tokenizer files: the cases of fixtures/tokenizer-files.json
 // (written by tests/fixtures/tokenizer_cases.py, which tests/test_tokenizer_files.py runs too)
 // get the verdict the fixture states from functok for JavaScript's loaders, and, with
 // FUNCTOK_PYTHON, the same verdict and the same ids as CPython functok's loaders. A refusal is

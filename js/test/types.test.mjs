@@ -1,4 +1,4 @@
-// The hand-written declarations are checked (issue 21): tsc --noEmit (strict) over a small usage
+// The hand-written declarations are checked: tsc --noEmit (strict) over a small usage
 // file for each package, js/index.d.ts and js/codec.d.ts through js/package.json's exports and
 // wasm/functok.d.ts with the types it takes from js/index.d.ts; and the values each .d.ts
 // declares are the module's exports, name for name. TypeScript is a root devDependency (npm ci).

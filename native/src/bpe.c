@@ -1,4 +1,4 @@
-/* Greedy BPE (spec 10): Hugging Face tokenizers' merge rule, as python/functok/tokenizer/bpe.py
+/* Greedy BPE (spec 14.5): Hugging Face tokenizers' merge rule, as python/functok/tokenizer/bpe.py
  * ports it (BPE: Word::merge_all, with its priority queue and its check for stale entries), so
  * that vocabularies where several merges make the same token still give identical ids. */
 #include <stdlib.h>

@@ -224,7 +224,7 @@ enum { SEGMENT_OK = 0, SEGMENT_NO_MEMORY = -1, SEGMENT_NO_TOKEN = -2, SEGMENT_NO
  * filled. */
 int segment_word(const segmenter *s, const uint32_t *word, size_t n, idbuf *out, size_t *at);
 
-/* --- Spec 10, 14.4: greedy BPE and the tokenizer's encode (vocab.c, bpe.c, tokenizer.c) ------- */
+/* --- Spec 14.4, 14.5: greedy BPE and the tokenizer's encode (vocab.c, bpe.c, tokenizer.c) ------- */
 
 /* A hash map from a 64-bit key to (rank, value): a merge's pair of ids (left << 32 | right) to
  * its rank and the id it makes, or a code point to its token's id. rank UINT32_MAX marks an

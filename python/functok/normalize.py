@@ -1,4 +1,4 @@
-"""NFC from the pinned Unicode 18.0.0 tables, with offsets (spec sections 3 and 5.1).
+"""NFC from the pinned Unicode 18.0.0 tables, with offsets (spec 4).
 
 The normalization form C of UAX #15, computed from ``_ucd`` alone: the host's ``unicodedata``
 is never used, because its Unicode version differs from host to host (CPython 3.11 has 14.0,

@@ -1,4 +1,4 @@
-"""The splitters (format v1, section 4): cut text into pieces before folding.
+"""The splitters (spec 5): cut text into pieces before folding.
 
 The spec writes both splitters as `regex`-module patterns over Unicode classes:
 

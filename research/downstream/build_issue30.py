@@ -1,4 +1,4 @@
-"""Issue 30's blocks of FINDINGS.md and docs/downstream.md (build_findings.py renders them):
+"""The follow-ups' blocks of FINDINGS.md and docs/downstream.md (build_findings.py renders them):
 placement, inline markers, the learning curve, tokens and vocabulary side by side, the choice
 for users, and what is missing. Every number comes from a result file; a missing one is shown
 as "not run".
@@ -237,7 +237,7 @@ def _paper_tokens(p: str) -> str:
 
 
 def pins() -> list[str]:
-    """The commits issue 30's result files ran at (each file's own pin)."""
+    """The commits the follow-ups' result files ran at (each file's own pin)."""
     found: dict[str, int] = {}
     for p in PROTOCOLS:
         for path in sorted((RESULTS / p).glob("*.json")):

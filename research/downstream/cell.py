@@ -82,7 +82,7 @@ def bytes_ratio(meta: dict, variant: str) -> float:
 
 
 def run_cell(cache: Path, variant: str, seed: int, point: str = "equal_tokens", scale: int = 1) -> dict:
-    """One cell; ``scale`` multiplies the training tokens (issue 30's learning curve: 2x, 4x),
+    """One cell; ``scale`` multiplies the training tokens (the follow-ups' learning curve: 2x, 4x),
     with the same warm-up and a decay to zero at the longer run's last step."""
     torch.set_num_threads(1)
     meta = json.loads((cache / "meta.json").read_text())

@@ -18,6 +18,6 @@ if git -C "$root" diff --cached --quiet; then
     exit 0
 fi
 landed=$(git -C "$root" diff --cached --name-only -- research/downstream/results | grep -c '\.seed[0-9]*\.json$' || true)
-git -C "$root" commit -q -m "research/downstream: $landed issue-30 result files as one grid, FINDINGS.md and docs/downstream.md rebuilt" \
+git -C "$root" commit -q -m "research/downstream: $landed follow-up result files as one grid, FINDINGS.md and docs/downstream.md rebuilt" \
     -- research/downstream/results research/downstream/FINDINGS.md docs/downstream.md
 git -C "$root" log --oneline -1

@@ -1,4 +1,4 @@
-"""The kind of a token, from its string (issue 23, "Where the bits go").
+"""The kind of a token, from its string (FINDINGS.md, "Where the bits go").
 
 * ``byte``: a byte-fallback token ``<0xNN>`` (ids 0..255);
 * ``instr:case`` / ``instr:marks`` / ``instr:repeat``: only instruction code points (spec 2),

@@ -1,4 +1,4 @@
-"""The four protocols of the study (issue 23): which text trains, which is held out.
+"""The four protocols of the study: which text trains, which is held out.
 
 Every protocol uses `functok compare`'s own corpus loaders (functok.commands.compare.corpus), so
 the documents and the held-out rule are compare's:
@@ -30,7 +30,7 @@ UDHR = Path(__file__).resolve().parents[2] / "corpora" / "udhr"
 CODE_MAX_FILES = 300  # compare --max-files 300: the CPU budget, not the protocol
 EVAL_CHARS = 120_000
 PER_LANGUAGE_EVAL_CHARS = 1_000  # udhr-languages: the first paragraphs of every held-out language
-ORDER = ("udhr-languages", "udhr-paragraphs", "code", "prose")  # the grid's order (issue 23 brief)
+ORDER = ("udhr-languages", "udhr-paragraphs", "code", "prose")  # the grid's order (the study's brief)
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""Issue 23, item 4: one remedy for the harm measured on udhr-paragraphs, as an encoder option.
+"""One remedy for the harm measured on udhr-paragraphs, as an encoder option.
 
 The loss by token kind and by unit class (FINDINGS.md) puts udhr-paragraphs' harm in the words
 that carry a combining mark, and the mark instructions are the costliest instruction family.

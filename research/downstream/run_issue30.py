@@ -1,4 +1,4 @@
-"""Issue 30's CPU cells, in priority order: placement (``paper_postfix``), inline case markers
+"""The follow-ups' CPU cells, in priority order: placement (``paper_postfix``), inline case markers
 (``inline_case``), the learning curve (2x then 4x training tokens, baseline and
 ``compact``/``frequent``), then inline case and mark markers (``inline_case_marks``).
 
@@ -8,7 +8,7 @@ they never take the same one (a claim left by a killed process is removed by han
 committed here: commit_results.sh commits every result that has landed, as one grid commit.
 
     cd research/downstream
-    PYTHONPATH=../../python nohup nice -n 19 ../../.venv-torch/bin/python run_issue30.py > grid-issue30-a.log 2>&1 &
+    PYTHONPATH=../../python nohup nice -n 19 ../../.venv-torch/bin/python run_issue30.py > grid-followups-a.log 2>&1 &
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 30's research streams: variants that are not rows of compare's table, made here and not
+"""The follow-ups' research streams: variants that are not rows of compare's table, made here and not
 in the package (the package's encoder is unchanged).
 
 * ``paper_postfix``: the ``paper`` split stream with each piece's instruction groups moved

@@ -1,4 +1,4 @@
-"""Issue 30, item 1: tokens and vocabulary of the inline variants beside the baseline and
+"""Tokens and vocabulary of the inline variants beside the baseline and
 ``compact``/``frequent``, as ``functok compare`` reports them, on the grid's protocols.
 
 * **held-out tokens at equal budget** (compare's equal-budget table: ``budgets.measure_variant``

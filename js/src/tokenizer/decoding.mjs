@@ -1,6 +1,6 @@
-// Token ids back to text: ids -> the stream -> decode (spec 7), with the first error in id
-// order: an unknown id, byte-fallback ids that are not UTF-8, or the stream's first error
-// (spec 8.2) attributed to the id holding its code point.
+// Token ids back to text (spec 14.6): ids -> the stream -> decode (spec 7), with the first
+// error in id order: an unknown id, byte-fallback ids that are not UTF-8, or the stream's first
+// error (spec 8.2) attributed to the id holding its code point.
 import { decode as decodeStream } from '../decode.mjs';
 import { FormatError } from '../errors.mjs';
 import { BYTE_TOKENS } from './bpe.mjs';

@@ -1,4 +1,4 @@
-// The functok tokenizer file (spec 11.2): {"functok": header, "tokenizer": tokenizer.json}.
+// The functok tokenizer file (spec 14.1 to 14.3): {"functok": header, "tokenizer": tokenizer.json}.
 // A file this package cannot read is refused with a TokenizerFileError naming the file and the
 // JSON path, saying what was expected there. Also the checks of a tokenizer.json's BPE model,
 // shared with external.mjs.

@@ -4,7 +4,8 @@
 import { SPEC_VERSION } from '../tables.mjs';
 import { BPE } from './bpe.mjs';
 import { FORMAT_VERSION, ALPHABET, checkHeader, checkFunctokModel, decodeUtf8, fileParts, parseJson, readBytes } from './file.mjs';
-import { SpecialTokens, codecPreTokenizer } from './pretokens.mjs';
+import { SpecialTokens } from './special_tokens.mjs';
+import { codecPreTokenizer } from './codec_pretokenizer.mjs';
 import { TokenVocabulary, checkMode } from './vocabulary.mjs';
 import { TokenTable, decodeIds } from './decoding.mjs';
 import { FormatError } from '../errors.mjs';

@@ -6,8 +6,9 @@ sequence ends where :attr:`State.end_allowed` says it may; :mod:`.automaton` is 
 decoder run forwards, one code point at a time. :func:`sample` (:mod:`.sampling`) draws ids
 under it from plain lists of logits (or numpy arrays), and
 :class:`FunctokLogitsProcessor` (:mod:`.hf`) is the ``transformers`` adapter, which imports
-``transformers`` only when it is built. This package sits above the tokenizer: it imports
-:mod:`functok.tokenizer`'s names, never the other way round.
+``transformers`` only when it is built. This package sits above the tokenizer: it reads the
+:class:`functok.Tokenizer` it is handed (its token table and special tokens) and imports only the
+codec's core, and no other part of functok imports it (ARCHITECTURE.md's arrows).
 """
 
 from .masks import MODES as MODES

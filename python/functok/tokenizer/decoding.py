@@ -1,5 +1,5 @@
-"""Token ids back to text: ids -> the stream -> :func:`functok.decode` (spec 7), with the first
-error in id order.
+"""Token ids back to text (spec 14.6): ids -> the stream -> :func:`functok.decode` (spec 7), with
+the first error in id order.
 
 :class:`TokenTable` says what each id of a tokenizer stands for; :class:`IdReader` turns ids into
 the stream's code points the one way both decoders read them (:func:`decode_ids` here, for a

@@ -1,4 +1,4 @@
-"""The functok tokenizer file (spec 11.2): ``{"functok": header, "tokenizer": tokenizer.json}``.
+"""The functok tokenizer file (spec 14.1 to 14.3): ``{"functok": header, "tokenizer": tokenizer.json}``.
 
 The header says how the codec makes the pre-tokens (``splitter``, ``normalize``,
 ``split_operators``, since spec 1.1.0 ``profile`` (absent means ``"paper"``), and since 1.2.0

@@ -1,7 +1,5 @@
-// The first two steps of the tokenizer's encode path: cut the text at special tokens (as
-// tiktoken cuts it), then make the codec's pre-tokens of each stretch (spec 9) under the
-// file's `fuse`.
-import { pretokens as codecPretokens } from '../encode.mjs';
+// The first step of the tokenizer's encode path (spec 14.4, step 1): cut the text at the
+// allowed special tokens, as tiktoken cuts it (python/functok/tokenizer/special_tokens.py).
 
 const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
@@ -46,16 +44,4 @@ export class SpecialTokens {
     if (start < text.length) parts.push(text.slice(start));
     return parts;
   }
-}
-
-/**
- * The codec's pre-tokens of text under `fuse`: "none", each instruction its own pre-token and
- * then the base (split_operators true); "all", group and base one pre-token (split_operators
- * false); "frequent", a piece whose group is non-empty joins the pre-token before it, and every
- * other piece is its own pre-token (group + base).
- */
-export function codecPreTokenizer({ normalize, splitter, profile, fuse }) {
-  const options = { normalize, splitter, profile, fuse };
-  codecPretokens('', options); // an unknown option throws now, not at the first encode
-  return (text) => codecPretokens(text, options);
 }
