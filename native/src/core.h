@@ -18,6 +18,16 @@
 extern void *(*core_realloc)(void *, size_t);
 extern void (*core_free)(void *);
 
+/* core_realloc of an array of `count` items of `size` bytes, or NULL where count * size overflows
+ * or memory runs out (data is then unchanged). */
+void *core_realloc_array(void *data, size_t count, size_t size);
+
+/* Room for `need` items in the growable array *data of *cap items of `size` bytes: the capacity
+ * doubles (from `first` when it is 0) until it holds them, so that n pushes cost O(n) copying.
+ * 0 on success; -1 when out of memory or past SIZE_MAX, with *data and *cap unchanged. Every
+ * growable array of the core grows through this. */
+int core_grow(void **data, size_t *cap, size_t need, size_t size, size_t first);
+
 /* --- A growable buffer of code points ---------------------------------------------------- */
 
 typedef struct {
