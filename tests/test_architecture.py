@@ -238,3 +238,17 @@ def test_the_seam_binds_the_chosen_engine():
     assert all(getattr(engine, op) is getattr(engine.current, op) for op in engine.OPS)
     assert (functok.encode, functok.decode) == (engine.encode, engine.decode)
     assert functok.backend() == engine.current.name
+
+
+def test_every_allocation_of_the_c_core_goes_through_core_realloc():
+    """ARCHITECTURE.md says so: a binding (the CPython one) points core_realloc/core_free at its
+    allocator, and an allocation that bypasses them is invisible to tracemalloc and to the OOM
+    fuzz target. Only cpbuf.c names libc's functions, to set the defaults."""
+    libc = re.compile(r"(?<![\w.>])(malloc|calloc|realloc|free)\s*\(")
+    core = [path for path in sorted((REPO / "native" / "src").glob("*.c"))
+            if path.name != "module.c" and not path.name.startswith("bind_")]
+    assert len(core) > 10
+    found = [f"{path.name}:{n}: {line.strip()}" for path in core
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if libc.search(line)]
+    assert not found, "the core calls libc's allocator directly:\n" + "\n".join(found)

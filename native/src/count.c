@@ -42,9 +42,8 @@ static uint64_t slot_of(uint64_t hash, size_t entry) { return (hash >> 32) << 32
 static int grow_slots(counter *c) {
     size_t size = c->slot_count ? c->slot_count * 2 : 1024;
     if (size > SIZE_MAX / sizeof *c->slots) return -1;
-    uint64_t *slots = core_realloc_array(NULL, size, sizeof *slots);
+    uint64_t *slots = core_calloc(size, sizeof *slots);
     if (!slots) return -1;
-    memset(slots, 0, size * sizeof *slots);
     for (size_t e = 0; e < c->len; e++) {
         size_t at = (size_t)c->entries[e].hash & (size - 1);
         while (slots[at]) at = (at + 1) & (size - 1);

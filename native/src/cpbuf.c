@@ -11,6 +11,12 @@ void *core_realloc_array(void *data, size_t count, size_t size) {
     return size && count > SIZE_MAX / size ? NULL : core_realloc(data, count * size);
 }
 
+void *core_calloc(size_t count, size_t size) {
+    void *data = core_realloc_array(NULL, count ? count : 1, size ? size : 1);
+    if (data) memset(data, 0, (count ? count : 1) * (size ? size : 1));
+    return data;
+}
+
 int core_grow(void **data, size_t *cap, size_t need, size_t size, size_t first) {
     if (need <= *cap) return 0;
     size_t more = *cap ? *cap : first;
