@@ -113,18 +113,28 @@ static const uint32_t *generation_get(const cache_generation *g, uint64_t hash, 
     return g->arena.data + e->at + e->key_len;
 }
 
+/* The cache's generations and the bytemap keep their entries in insertion order and index them
+ * from an array of slots twice as long (an entry's index plus one; 0: empty). Doubles both: the
+ * entries keep their places, the slots start empty for the caller to refill. -1, with nothing
+ * changed, when memory runs out or the indexes would pass 32 bits. */
+static int grow_indexed(void **entries, size_t entry_size, size_t *cap, uint32_t **slots, size_t *slot_cap) {
+    size_t more_slots = *slot_cap ? *slot_cap * 2 : 1024, more = more_slots / 2;
+    if (more >= UINT32_MAX) return -1;
+    uint32_t *fresh = core_calloc(more_slots, sizeof *fresh);
+    void *bigger = fresh ? core_realloc_array(*entries, more, entry_size) : NULL;
+    if (!bigger) { core_free(fresh); return -1; }
+    *entries = bigger;
+    *cap = more;
+    core_free(*slots);
+    *slots = fresh;
+    *slot_cap = more_slots;
+    return 0;
+}
+
 static int generation_grow(cache_generation *g) {
-    size_t slot_cap = g->slot_cap ? g->slot_cap * 2 : 1024, cap = slot_cap / 2;
-    uint32_t *slots = core_calloc(slot_cap, sizeof *slots);
-    struct cache_entry *entries = slots ? core_realloc_array(g->entries, cap, sizeof *entries) : NULL;
-    if (!entries) { core_free(slots); return -1; }
-    g->entries = entries;
-    g->cap = cap;
-    core_free(g->slots);
-    g->slots = slots;
-    g->slot_cap = slot_cap;
+    if (grow_indexed((void **)&g->entries, sizeof *g->entries, &g->cap, &g->slots, &g->slot_cap)) return -1;
     for (size_t k = 0; k < g->len; k++) {
-        const struct cache_entry *e = &entries[k];
+        const struct cache_entry *e = &g->entries[k];
         *generation_slot(g, e->hash, g->arena.data + e->at, e->key_len) = (uint32_t)(k + 1);
     }
     return 0;
@@ -212,18 +222,11 @@ static uint32_t *bytemap_slot(const bytemap *m, uint64_t hash, const uint8_t *ke
 }
 
 static int bytemap_grow(bytemap *m) {
-    size_t slot_cap = m->slot_cap ? m->slot_cap * 2 : 1024, cap = slot_cap / 2;
-    if (cap >= UINT32_MAX || slot_cap > SIZE_MAX / sizeof(struct bytemap_entry)) return -1;
-    uint32_t *slots = core_calloc(slot_cap, sizeof *slots);
-    struct bytemap_entry *entries = slots ? core_realloc_array(m->entries, cap, sizeof *entries) : NULL;
-    if (!entries) { core_free(slots); return -1; }
-    m->entries = entries;
-    m->cap = cap;
-    core_free(m->slots);
-    m->slots = slots;
-    m->slot_cap = slot_cap;
-    for (size_t k = 0; k < m->len; k++)
-        *bytemap_slot(m, entries[k].hash, m->arena + entries[k].at, entries[k].len) = (uint32_t)(k + 1);
+    if (grow_indexed((void **)&m->entries, sizeof *m->entries, &m->cap, &m->slots, &m->slot_cap)) return -1;
+    for (size_t k = 0; k < m->len; k++) {
+        const struct bytemap_entry *e = &m->entries[k];
+        *bytemap_slot(m, e->hash, m->arena + e->at, e->len) = (uint32_t)(k + 1);
+    }
     return 0;
 }
 
