@@ -67,11 +67,10 @@ def test_the_first_line_names_the_generator(rel):
 
 
 def test_check_names_a_stale_file_and_fails(regenerated, tmp_path):
-    """--check, as a contributor runs it: quiet and 0 on a fresh tree, 1 naming each stale file."""
+    """--check, as a contributor runs it: 1, naming each stale or missing file and only those
+    (one run: every generator run costs seconds)."""
     tree = tmp_path / "tree"
     shutil.copytree(regenerated, tree)
-    fresh = generate("--check", "--out-dir", str(tree))
-    assert (fresh.returncode, fresh.stderr) == (0, "")
     header = tree / "native" / "src" / "opcodes.h"
     header.write_text(header.read_text(encoding="utf-8").replace("0xE201", "0xE202"), encoding="utf-8")
     (tree / "js" / "src" / "tables.mjs").unlink()
