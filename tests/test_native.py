@@ -228,12 +228,6 @@ def test_functok_pure_makes_the_pure_path_run(native):
         assert out.stdout.strip() == expected
 
 
-def test_the_tables_are_fresh():
-    result = subprocess.run([sys.executable, str(REPO / "native" / "tools" / "generate_tables.py"), "--check"],
-                            capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-
-
 def test_the_version_names_the_path_that_runs(native):
     for value, expected in (("1", "pure Python)"), ("", "C core)")):
         env = dict(os.environ, FUNCTOK_PURE=value, PYTHONPATH=str(REPO / "python"))

@@ -9,11 +9,13 @@
 // points that start no instruction costs one error at most, and a text is split into slots only
 // for its first 256 (the only ones an instruction can name); the rest is copied in slices.
 import { OPCODES } from './tables.mjs';
+import {
+  ARGUMENT_FIRST, ARGUMENT_LAST, CAPITALIZE, ESCAPE, FIRST_MARK, GROUP_FIRST, GROUP_LAST, MULTIREPEAT, REPEAT,
+  UPPERCASE,
+} from './opcodes.mjs';
 import { TO_UPPER, MARKS, COMPOSE13, composeKey } from './ucd.mjs';
 import { FormatError, precedes } from './errors.mjs';
 
-const CAPITALIZE = 0xe100, UPPERCASE = 0xe110, REPEAT = 0xe200, MULTIREPEAT = 0xe201, ESCAPE = 0xefff;
-const ARGUMENT_FIRST = 0xe000, ARGUMENT_LAST = 0xe0ff;
 export const DEFAULT_MAX_OUTPUT = 2 ** 26;
 const HEAD_SLOTS = 256; // slots 0..255: the only ones an instruction can name
 const JOIN_EVERY = 4096; // strings joined into one at a time (in an array, a short string costs several times its text)
@@ -22,9 +24,9 @@ const REPLACEMENT = '\ufffd';
 /** Arguments of each code point of a group, U+E000..U+EFFE (NOT_AN_OPCODE: it starts no instruction). */
 const NOT_AN_OPCODE = 0xff;
 const ARITY = new Uint8Array(0x1000).fill(NOT_AN_OPCODE);
-for (const [cp, , , n] of OPCODES) ARITY[cp - 0xe000] = n;
+for (const [cp, , , n] of OPCODES) ARITY[cp - GROUP_FIRST] = n;
 
-const isGroupCode = (c) => c >= 0xe000 && c <= 0xeffe;
+const isGroupCode = (c) => c >= GROUP_FIRST && c <= GROUP_LAST;
 const chr = (c) => (c < 0x10000 ? String.fromCharCode(c)
   : String.fromCharCode(0xd800 + ((c - 0x10000) >> 10), 0xdc00 + ((c - 0x10000) & 0x3ff)));
 const describe = (detail) => (typeof detail === 'function' ? detail() : detail);
@@ -98,7 +100,7 @@ class Decoder {
     let i = this.i;
     if (i >= n) return false;
     let c = s.charCodeAt(i);
-    if (c < 0xd800 || (c > 0xdfff && c < 0xe000) || c > ESCAPE) { // the common case
+    if (c < 0xd800 || (c > 0xdfff && c < GROUP_FIRST) || c > ESCAPE) { // the common case
       this.slot = c; this.verbatim = true; this.i = i + 1; this.ci++;
       return true;
     }
@@ -165,7 +167,7 @@ class Decoder {
     let j = this.j;
     while (j < end) {
       const c = s.charCodeAt(j);
-      const a = c <= ARGUMENT_LAST ? NOT_AN_OPCODE : ARITY[c - 0xe000];
+      const a = c <= ARGUMENT_LAST ? NOT_AN_OPCODE : ARITY[c - GROUP_FIRST];
       if (a === NOT_AN_OPCODE) { j = this.junk(j, end); continue; }
       let k = 0;
       while (k < a && j + 1 + k < end && s.charCodeAt(j + 1 + k) <= ARGUMENT_LAST) k++;
@@ -200,7 +202,7 @@ class Decoder {
         else this.error('unknown-opcode', k + this.delta, () => `U+${hex(c)} is not assigned`);
       }
       k++;
-    } while (k < end && (s.charCodeAt(k) <= ARGUMENT_LAST || ARITY[s.charCodeAt(k) - 0xe000] === NOT_AN_OPCODE));
+    } while (k < end && (s.charCodeAt(k) <= ARGUMENT_LAST || ARITY[s.charCodeAt(k) - GROUP_FIRST] === NOT_AN_OPCODE));
     return k;
   }
 
@@ -254,7 +256,7 @@ class Decoder {
         if (marks === null) marks = new Map();
         let list = marks.get(pos);
         if (list === undefined) marks.set(pos, list = new Joiner());
-        list.push(MARK_TEXT[op - 0xe101]);
+        list.push(MARK_TEXT[op - FIRST_MARK]);
       }
     }
     if (named !== null) {

@@ -3,11 +3,11 @@
 // Also the screen that lets the encoder skip the pieces that encode to themselves.
 import { DECOMP13, TO_LOWER, TO_UPPER, classOf, CLS_W } from './ucd.mjs';
 import { F_CASE, F_MARKS, FOLD_NO_WHITESPACE, CASE_RANGE, foldsRepeats } from './options.mjs';
-
-export const CAPITALIZE = 0xe100, FIRST_DIACRITIC = 0xe101, UPPERCASE = 0xe110, REPEAT = 0xe200, MULTIREPEAT = 0xe201;
-/** The argument code point of 0 (U+E000); argument k is ARG + k. */
-export const ARG = 0xe000;
-const MAX_ARG = 255;
+// ARG is the argument code point of 0 (U+E000): argument k is ARG + k.
+import {
+  ARGUMENT_FIRST as ARG, CAPITALIZE, ESCAPE, FIRST_MARK, GROUP_FIRST, MAX_ARGUMENT as MAX_ARG, MULTIREPEAT, REPEAT,
+  UPPERCASE,
+} from './opcodes.mjs';
 
 const isWhitespace = (c) => classOf(c) === CLS_W; // W of spec 3.2
 
@@ -128,7 +128,7 @@ function marksAndCase(slots, cfg) {
     if (doMarks) {
       const d = DECOMP13.get(c);
       if (d !== undefined) {
-        for (let m = 1; m < d.length; m++) marks.push(FIRST_DIACRITIC + d[m], s);
+        for (let m = 1; m < d.length; m++) marks.push(FIRST_MARK + d[m], s);
         c = d[0];
       }
     }
@@ -176,7 +176,7 @@ export const SPECIAL = new Uint8Array(0x10000);
 for (const c of TO_LOWER.keys()) if (c < 0x10000) SPECIAL[c] |= 1;
 for (const c of DECOMP13.keys()) if (c < 0x10000) SPECIAL[c] |= 2;
 SPECIAL.fill(8, 0xd800, 0xe000);
-SPECIAL.fill(8, 0xe000, 0xf000);
+SPECIAL.fill(8, GROUP_FIRST, ESCAPE + 1);
 
 /** The SPECIAL bits that matter under `cfg`: escapes always, case and marks when they are on. */
 export const specialMask = (cfg) => 8 | (cfg & (F_CASE | F_MARKS));

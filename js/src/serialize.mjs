@@ -5,9 +5,9 @@ import { codePoints, fromCodePoints } from './text.mjs';
 import { nfcList } from './normalize.mjs';
 import { splitEnds, digitsOf } from './split.mjs';
 import { configOf, checkNormalize, checkText, DEFAULT_PROFILE } from './options.mjs';
-import { analysePiece, ARG } from './piece.mjs';
+import { analysePiece } from './piece.mjs';
+import { ARGUMENT_FIRST as ARG, ESCAPE, GROUP_FIRST } from './opcodes.mjs';
 
-const ESCAPE = 0xefff;
 const NAMES = new Map(OPCODES.map(([cp, name]) => [cp, name]));
 const CODES = new Map(OPCODES.map(([cp, name]) => [name, cp]));
 const ARG_COUNT = new Map(OPCODES.map(([cp, , , n]) => [cp, n]));
@@ -29,7 +29,7 @@ export function escapedBase(slots) {
   let escaped = null;
   for (let s = 0; s < slots.length; s++) {
     const c = slots[s];
-    if (c >= 0xe000 && c <= 0xefff) {
+    if (c >= GROUP_FIRST && c <= ESCAPE) {
       if (escaped === null) escaped = slots.slice(0, s);
       escaped.push(ESCAPE, c);
     } else if (escaped !== null) escaped.push(c);

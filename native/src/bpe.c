@@ -36,16 +36,16 @@ void bpe_scratch_init(bpe_scratch *s) {
 
 void bpe_scratch_free(bpe_scratch *s) {
     cpbuf_free(&s->symbols);
-    free(s->next);
-    free(s->prev);
-    free(s->alive);
-    free(s->queue);
+    core_free(s->next);
+    core_free(s->prev);
+    core_free(s->alive);
+    core_free(s->queue);
     bpe_scratch_init(s);
 }
 
-static int grow(void **p, size_t count, size_t size) {
-    if (count > SIZE_MAX / size) return -1;
-    void *q = realloc(*p, count * size);
+/* Resizes *p to `count` items of `size` bytes (core_realloc_array); -1, *p unchanged, on failure. */
+static int resize(void **p, size_t count, size_t size) {
+    void *q = core_realloc_array(*p, count, size);
     if (!q) return -1;
     *p = q;
     return 0;
@@ -56,13 +56,13 @@ static int scratch_reserve(bpe_scratch *s, size_t n) {
     if (n >= NONE) return -1; /* positions are uint32_t */
     if (n > s->cap) {
         size_t cap = n < 64 ? 64 : n;
-        if (grow((void **)&s->next, cap, sizeof(uint32_t)) || grow((void **)&s->prev, cap, sizeof(uint32_t)) ||
-            grow((void **)&s->alive, cap, 1))
+        if (resize((void **)&s->next, cap, sizeof(uint32_t)) || resize((void **)&s->prev, cap, sizeof(uint32_t)) ||
+            resize((void **)&s->alive, cap, 1))
             return -1;
         s->cap = cap;
     }
     if (n > s->queue_cap) {
-        if (grow((void **)&s->queue, n, sizeof(struct bpe_queued))) return -1;
+        if (resize((void **)&s->queue, n, sizeof(struct bpe_queued))) return -1;
         s->queue_cap = n;
     }
     return 0;
@@ -91,11 +91,7 @@ static void sift_down(struct bpe_queued *q, size_t n, size_t at) {
 /* Push onto the heap (*queue)[0:*len], growing it: there are fewer than 3 entries a symbol
  * (n - 1 pairs at first, then at most 2 a merge), so it rarely grows. */
 static int queue_push(struct bpe_queued **queue, size_t *cap, size_t *len, struct bpe_queued item) {
-    if (*len == *cap) {
-        size_t more = *cap ? *cap * 2 : 64;
-        if (grow((void **)queue, more, sizeof(struct bpe_queued))) return -1;
-        *cap = more;
-    }
+    if (core_grow((void **)queue, cap, *len + 1, sizeof(struct bpe_queued), 64)) return -1;
     struct bpe_queued *q = *queue;
     size_t at = (*len)++;
     while (at > 0) {
@@ -198,10 +194,10 @@ void tiktoken_scratch_init(tiktoken_scratch *s) {
 }
 
 void tiktoken_scratch_free(tiktoken_scratch *s) {
-    free(s->next);
-    free(s->prev);
-    free(s->rank);
-    free(s->queue);
+    core_free(s->next);
+    core_free(s->prev);
+    core_free(s->rank);
+    core_free(s->queue);
     tiktoken_scratch_init(s);
 }
 
@@ -220,8 +216,8 @@ int tiktoken_piece(const bytemap *ranks, tiktoken_scratch *s, const uint8_t *pie
     if (n == 0) return 0;
     if (n >= NONE) return -1;
     if (n > s->cap) {
-        if (grow((void **)&s->next, n, sizeof(uint32_t)) || grow((void **)&s->prev, n, sizeof(uint32_t)) ||
-            grow((void **)&s->rank, n, sizeof(uint64_t)))
+        if (resize((void **)&s->next, n, sizeof(uint32_t)) || resize((void **)&s->prev, n, sizeof(uint32_t)) ||
+            resize((void **)&s->rank, n, sizeof(uint64_t)))
             return -1;
         s->cap = n;
     }

@@ -14,9 +14,22 @@
 
 /* realloc and free, unless a binding sets its own before any call: the CPython binding sets
  * PyMem_RawRealloc and PyMem_RawFree, so that tracemalloc counts the core's memory as it counts
- * the pure path's (tests/test_decode_memory.py). cpbuf and the decoder allocate through these. */
+ * the pure path's (tests/test_decode_memory.py). Every allocation of the core goes through these. */
 extern void *(*core_realloc)(void *, size_t);
 extern void (*core_free)(void *);
+
+/* core_realloc of an array of `count` items of `size` bytes, or NULL where count * size overflows
+ * or memory runs out (data is then unchanged). */
+void *core_realloc_array(void *data, size_t count, size_t size);
+
+/* A new array of `count` zeroed items of `size` bytes (calloc through core_realloc), or NULL. */
+void *core_calloc(size_t count, size_t size);
+
+/* Room for `need` items in the growable array *data of *cap items of `size` bytes: the capacity
+ * doubles (from `first` when it is 0) until it holds them, so that n pushes cost O(n) copying.
+ * 0 on success; -1 when out of memory or past SIZE_MAX, with *data and *cap unchanged. Every
+ * growable array of the core grows through this. */
+int core_grow(void **data, size_t *cap, size_t need, size_t size, size_t first);
 
 /* --- A growable buffer of code points ---------------------------------------------------- */
 

@@ -6,14 +6,15 @@
 #include <string.h>
 
 #include "core.h"
+#include "opcodes.h"
 
 void counter_init(counter *c) { memset(c, 0, sizeof *c); }
 
 void counter_free(counter *c) {
-    free(c->keys.data);
-    free(c->cuts.data);
-    free(c->entries);
-    free(c->slots);
+    cpbuf_free(&c->keys);
+    offsets_free(&c->cuts);
+    core_free(c->entries);
+    core_free(c->slots);
     counter_init(c);
 }
 
@@ -41,14 +42,14 @@ static uint64_t slot_of(uint64_t hash, size_t entry) { return (hash >> 32) << 32
 static int grow_slots(counter *c) {
     size_t size = c->slot_count ? c->slot_count * 2 : 1024;
     if (size > SIZE_MAX / sizeof *c->slots) return -1;
-    uint64_t *slots = calloc(size, sizeof *slots);
+    uint64_t *slots = core_calloc(size, sizeof *slots);
     if (!slots) return -1;
     for (size_t e = 0; e < c->len; e++) {
         size_t at = (size_t)c->entries[e].hash & (size - 1);
         while (slots[at]) at = (at + 1) & (size - 1);
         slots[at] = slot_of(c->entries[e].hash, e);
     }
-    free(c->slots);
+    core_free(c->slots);
     c->slots = slots;
     c->slot_count = size;
     return 0;
@@ -78,13 +79,7 @@ int counter_add(counter *c, const uint32_t *key, size_t n, const size_t *cuts, s
             return 0;
         }
     }
-    if (c->len == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 1024;
-        count_entry *entries = cap < SIZE_MAX / sizeof *entries ? realloc(c->entries, cap * sizeof *entries) : NULL;
-        if (!entries) return -1;
-        c->entries = entries;
-        c->cap = cap;
-    }
+    if (core_grow((void **)&c->entries, &c->cap, c->len + 1, sizeof *c->entries, 1024)) return -1;
     count_entry e = {c->keys.len, n, c->cuts.len, ncuts, h, 1};
     if (cpbuf_extend(&c->keys, key, n)) return -1;
     for (size_t k = 0; k < ncuts; k++)
@@ -95,7 +90,7 @@ int counter_add(counter *c, const uint32_t *key, size_t n, const size_t *cuts, s
 }
 
 /* The grammar's group range (spec 2.2): a pre-token that starts in it is an instruction. */
-static int is_instruction(uint32_t first) { return first >= 0xE000 && first <= 0xEFFE; }
+static int is_instruction(uint32_t first) { return first >= GROUP_FIRST && first <= GROUP_LAST; }
 
 /* Spec 9.4's chains of the "none" pre-tokens stream[0:ends[count-1]]: a piece is its instructions
  * and the base that ends it; a piece with instructions joins the chain before it, any other

@@ -18,10 +18,9 @@
 #include <string.h>
 
 #include "core.h"
-#include "ucd_tables.h"
+#include "opcodes.h"
 
-enum { ARG_FIRST = 0xE000, ARG_LAST = 0xE0FF, CAPITALIZE = 0xE100, FIRST_MARK = 0xE101, UPPERCASE = 0xE110,
-       REPEAT = 0xE200, MULTIREPEAT = 0xE201, GROUP_LAST = 0xEFFE, ESCAPE = 0xEFFF, REPLACEMENT = 0xFFFD };
+enum { REPLACEMENT = 0xFFFD };
 enum { HEAD_SLOTS = 256 }; /* slots 0..255: the only ones an instruction can name */
 
 typedef struct {
@@ -59,18 +58,6 @@ const char *decode_error_name(int kind) {
     return kind >= 1 && (size_t)kind <= count ? ERROR_KIND_NAMES[kind - 1] : "";
 }
 
-/* Room for one more item in a growable array of `size`-byte items. */
-static int grow(void **data, size_t *cap, size_t len, size_t size) {
-    if (len < *cap) return 0;
-    size_t more = *cap ? *cap * 2 : 16;
-    if (more <= *cap || more > SIZE_MAX / size) return -1;
-    void *bigger = core_realloc(*data, more * size);
-    if (!bigger) return -1;
-    *data = bigger;
-    *cap = more;
-    return 0;
-}
-
 /* --- 8.2: which error a strict decoder keeps --------------------------------------------- */
 
 static int precedence(int kind) { /* at one offset: bad-count, bad-range, position-out-of-range */
@@ -96,8 +83,8 @@ static void report(decoder *d, int kind, size_t offset, const char *format, ...)
 /* --- 7.1: text ----------------------------------------------------------------------------- */
 
 /* A code point that is not a plain slot: a surrogate or one of the format's U+E000..U+EFFF. */
-static inline int is_special(uint32_t c) { return c - 0xD800u < 0x800u || c - 0xE000u < 0x1000u; }
-static inline int in_group(uint32_t c) { return c - (uint32_t)ARG_FIRST <= (uint32_t)(GROUP_LAST - ARG_FIRST); }
+static inline int is_special(uint32_t c) { return c - 0xD800u < 0x800u || c - (uint32_t)GROUP_FIRST <= (uint32_t)(ESCAPE - GROUP_FIRST); }
+static inline int in_group(uint32_t c) { return c - (uint32_t)ARGUMENT_FIRST <= (uint32_t)(GROUP_LAST - ARGUMENT_FIRST); }
 
 /* The code point at s[i]. */
 static inline uint32_t at(const decoder *d, size_t i) {
@@ -191,13 +178,13 @@ static int next_instruction(decoder *d, size_t *from, size_t end, instruction *i
         if (!name) {
             /* A run of code points that start no instruction: only its first can be a strict
              * decoder's first error. */
-            if (c <= ARG_LAST) report(d, DECODE_STRAY_ARGUMENT, i, "argument not consumed by an instruction");
+            if (c <= ARGUMENT_LAST) report(d, DECODE_STRAY_ARGUMENT, i, "argument not consumed by an instruction");
             else report(d, DECODE_UNKNOWN_OPCODE, i, "U+%04X is not an assigned opcode", (unsigned)c);
             for (i++; i < end && !opcode_name(at(d, i), &arity); i++) {}
             continue;
         }
         size_t j = i + 1;
-        while (j < end && j - i <= (size_t)arity && at(d, j) <= ARG_LAST) j++;
+        while (j < end && j - i <= (size_t)arity && at(d, j) <= ARGUMENT_LAST) j++;
         if (j - i <= (size_t)arity) {
             report(d, DECODE_TRUNCATED_INSTRUCTION, i, "%s needs %d arguments, has %d", name, arity, (int)(j - i - 1));
             i = j;
@@ -205,7 +192,7 @@ static int next_instruction(decoder *d, size_t *from, size_t end, instruction *i
         }
         ins->opcode = c;
         ins->offset = i;
-        for (int k = 0; k < arity; k++) ins->args[k] = (uint8_t)(at(d, i + 1 + (size_t)k) - ARG_FIRST);
+        for (int k = 0; k < arity; k++) ins->args[k] = (uint8_t)(at(d, i + 1 + (size_t)k) - ARGUMENT_FIRST);
         *from = j;
         return 1;
     }
@@ -267,13 +254,13 @@ typedef struct { size_t start, end, count, offset; } repeat; /* a range [start, 
 
 /* The well-formed REPEAT or MULTIREPEAT at `offset` (the group keeps only where each one is). */
 static repeat repeat_at(const decoder *d, size_t offset) {
-    repeat r = {at(d, offset + 1) - ARG_FIRST, 0, 0, offset};
+    repeat r = {at(d, offset + 1) - ARGUMENT_FIRST, 0, 0, offset};
     if (at(d, offset) == REPEAT) {
         r.end = r.start + 1;
-        r.count = at(d, offset + 2) - ARG_FIRST;
+        r.count = at(d, offset + 2) - ARGUMENT_FIRST;
     } else {
-        r.end = at(d, offset + 2) - ARG_FIRST;
-        r.count = at(d, offset + 3) - ARG_FIRST;
+        r.end = at(d, offset + 2) - ARGUMENT_FIRST;
+        r.count = at(d, offset + 3) - ARGUMENT_FIRST;
     }
     return r;
 }
@@ -328,7 +315,7 @@ static int expand(decoder *d, const repeat *r, slot_list *list) {
     memcpy(list->refs, next, next_len * sizeof next[0]);
     list->len = next_len;
     if (d->spill.len > spilled) {
-        if (grow((void **)&d->spill_ends, &d->spill_cap, d->spill_count, sizeof(size_t))) return -1;
+        if (core_grow((void **)&d->spill_ends, &d->spill_cap, d->spill_count + 1, sizeof(size_t), 16)) return -1;
         d->spill_ends[d->spill_count++] = d->spill.len;
     }
     return 0;
@@ -447,7 +434,7 @@ static int apply_group(decoder *d, size_t g, size_t end, size_t base) {
     while (next_instruction(d, &g, end, &ins)) {
         unsigned a = ins.args[0], b = ins.args[1];
         if (ins.opcode == REPEAT || ins.opcode == MULTIREPEAT) {
-            if (grow((void **)&d->repeats, &d->repeats_cap, d->repeats_len, sizeof(size_t))) return -1;
+            if (core_grow((void **)&d->repeats, &d->repeats_cap, d->repeats_len + 1, sizeof(size_t), 16)) return -1;
             d->repeats[d->repeats_len++] = ins.offset;
         } else if (ins.opcode == UPPERCASE) { /* case now, marks after all (7.5) */
             if (b <= a) report(d, DECODE_BAD_RANGE, ins.offset, "UPPERCASE range [%u, %u) is empty", a, b);
@@ -460,7 +447,7 @@ static int apply_group(decoder *d, size_t g, size_t end, size_t base) {
         } else if (ins.opcode == CAPITALIZE) {
             text[a] = ucd_upper(text[a]);
         } else {
-            if (grow((void **)&d->marks, &d->marks_cap, d->marks_len, sizeof d->marks[0])) return -1;
+            if (core_grow((void **)&d->marks, &d->marks_cap, d->marks_len + 1, sizeof d->marks[0], 16)) return -1;
             d->marks[d->marks_len++] = (mark_instruction){(uint8_t)a, (uint8_t)(ins.opcode - FIRST_MARK)};
         }
     }

@@ -87,13 +87,7 @@ int detokenize(const token_table *t, const uint64_t *ids, size_t n, int strict, 
             break;
         }
         if (e && e->kind == TOKEN_BYTE) {
-            if (run_len == run_cap) {
-                size_t cap = run_cap ? run_cap * 2 : 64;
-                uint8_t *bigger = cap > run_cap ? core_realloc(run, cap) : NULL;
-                if (!bigger) { failed = 1; break; }
-                run = bigger;
-                run_cap = cap;
-            }
+            if (core_grow((void **)&run, &run_cap, run_len + 1, 1, 64)) { failed = 1; break; }
             run[run_len++] = e->byte;
             continue;
         }

@@ -1,9 +1,7 @@
 /* Spec 6: the encoder, one piece at a time: fold (6.1), marks and case (6.2), escape (6.3) and
  * the group in canonical order (6.4), as js/src/encode.mjs does it. */
 #include "core.h"
-
-enum { ARG = 0xE000, CAPITALIZE = 0xE100, FIRST_MARK = 0xE101, UPPERCASE = 0xE110,
-       REPEAT = 0xE200, MULTIREPEAT = 0xE201, ESCAPE = 0xEFFF, MAX_ARG = 255 };
+#include "opcodes.h"
 
 static int is_whitespace(uint32_t c) { return ucd_class(c) == CLASS_W; }
 
@@ -71,9 +69,9 @@ static int fold(const uint32_t *p, size_t n, int cfg, cpbuf *group, cpbuf *slots
             }
             if (run >= 3) { /* 1. runs: REPEAT first, in chunks of at most 255 */
                 for (size_t left = run; left > 0;) {
-                    size_t chunk = left < MAX_ARG ? left : MAX_ARG, s = slots->len, at = i + run - left;
-                    if (chunk >= 3 && s <= MAX_ARG) {
-                        if (push3(group, REPEAT, ARG + (uint32_t)s, ARG + (uint32_t)chunk) || cpbuf_push(slots, c) ||
+                    size_t chunk = left < MAX_ARGUMENT ? left : MAX_ARGUMENT, s = slots->len, at = i + run - left;
+                    if (chunk >= 3 && s <= MAX_ARGUMENT) {
+                        if (push3(group, REPEAT, ARGUMENT_FIRST + (uint32_t)s, ARGUMENT_FIRST + (uint32_t)chunk) || cpbuf_push(slots, c) ||
                             starts_at(starts, at, 1))
                             return -1;
                     } else {
@@ -87,13 +85,13 @@ static int fold(const uint32_t *p, size_t n, int cfg, cpbuf *group, cpbuf *slots
             }
             /* 2. units of 2..8 code points, the shortest first */
             size_t s = slots->len, folded = 0;
-            for (size_t unit = 2; unit <= 8 && i + unit <= n && s + unit <= MAX_ARG; unit++) {
+            for (size_t unit = 2; unit <= 8 && i + unit <= n && s + unit <= MAX_ARGUMENT; unit++) {
                 if (keep_whitespace && whitespace_only(p + i, unit)) continue;
                 size_t k = 1;
-                while (k < MAX_ARG && i + (k + 1) * unit <= n && same_run(p, i, i + k * unit, unit)) k++;
+                while (k < MAX_ARGUMENT && i + (k + 1) * unit <= n && same_run(p, i, i + k * unit, unit)) k++;
                 if (k >= 3) {
                     if (cpbuf_push(group, MULTIREPEAT) ||
-                        push3(group, ARG + (uint32_t)s, ARG + (uint32_t)(s + unit), ARG + (uint32_t)k) ||
+                        push3(group, ARGUMENT_FIRST + (uint32_t)s, ARGUMENT_FIRST + (uint32_t)(s + unit), ARGUMENT_FIRST + (uint32_t)k) ||
                         cpbuf_extend(slots, p + i, unit) || starts_at(starts, i, unit))
                         return -1;
                     i += unit * k;
@@ -113,7 +111,7 @@ static int fold(const uint32_t *p, size_t n, int cfg, cpbuf *group, cpbuf *slots
  * caseless, with at least 2 capitals, is one UPPERCASE(first, last + 1); any other capital gets
  * CAPITALIZE. slots are lowered already; caps[0:ncaps] the capital slots in order. */
 static int range_case(const uint32_t *slots, size_t last, const uint32_t *caps, size_t ncaps, cpbuf *group) {
-    size_t limit = last < MAX_ARG ? last : MAX_ARG, ci = 0, s = 0;
+    size_t limit = last < MAX_ARGUMENT ? last : MAX_ARGUMENT, ci = 0, s = 0;
     while (s < limit) {
         if ((ci >= ncaps || caps[ci] != s) && ucd_has_upper(slots[s])) { s++; continue; } /* lower */
         size_t first = ci, e = s;
@@ -122,13 +120,13 @@ static int range_case(const uint32_t *slots, size_t last, const uint32_t *caps, 
             else if (ucd_has_upper(slots[e])) break;
         }
         if (ci - first >= 2) {
-            if (push3(group, UPPERCASE, ARG + (uint32_t)s, ARG + (uint32_t)e)) return -1;
+            if (push3(group, UPPERCASE, ARGUMENT_FIRST + (uint32_t)s, ARGUMENT_FIRST + (uint32_t)e)) return -1;
         } else if (ci > first) {
-            if (cpbuf_push(group, CAPITALIZE) || cpbuf_push(group, ARG + caps[first])) return -1;
+            if (cpbuf_push(group, CAPITALIZE) || cpbuf_push(group, ARGUMENT_FIRST + caps[first])) return -1;
         }
         s = e;
     }
-    if (ci < ncaps && (cpbuf_push(group, CAPITALIZE) || cpbuf_push(group, ARG + caps[ci]))) return -1;
+    if (ci < ncaps && (cpbuf_push(group, CAPITALIZE) || cpbuf_push(group, ARGUMENT_FIRST + caps[ci]))) return -1;
     return 0; /* slot 255, the only one left */
 }
 
@@ -143,14 +141,14 @@ int analyse_piece_at(const uint32_t *p, size_t n, int cfg, cpbuf *group, cpbuf *
     /* 6.2 marks and case, on slots 0..255; the group takes the mark instructions by slot (in
      * decomposition order), then the case family by start slot (6.4) */
     int do_case = cfg & CFG_CASE, do_marks = cfg & CFG_MARKS;
-    size_t last = slots->len <= MAX_ARG ? slots->len : MAX_ARG + 1, ncaps = 0;
-    uint32_t caps[MAX_ARG + 1];
+    size_t last = slots->len <= MAX_ARGUMENT ? slots->len : MAX_ARGUMENT + 1, ncaps = 0;
+    uint32_t caps[MAX_ARGUMENT + 1];
     for (size_t s = 0; s < last; s++) {
         uint32_t c = slots->data[s];
         const int32_t *d = do_marks && (c >= 0x10000 || ucd_special_bmp[c] & SPECIAL_MARKS) ? ucd_mark_decomposition(c) : NULL;
         if (d) {
             for (int32_t m = 0; m < d[2]; m++)
-                if (cpbuf_push(group, FIRST_MARK + (uint32_t)d[3 + m]) || cpbuf_push(group, ARG + (uint32_t)s))
+                if (cpbuf_push(group, FIRST_MARK + (uint32_t)d[3 + m]) || cpbuf_push(group, ARGUMENT_FIRST + (uint32_t)s))
                     return -1;
             c = (uint32_t)d[1];
         }
@@ -163,7 +161,7 @@ int analyse_piece_at(const uint32_t *p, size_t n, int cfg, cpbuf *group, cpbuf *
     }
     if ((cfg & CFG_CASE_RANGE) && ncaps >= 2) return range_case(slots->data, last, caps, ncaps, group);
     for (size_t k = 0; k < ncaps; k++)
-        if (cpbuf_push(group, CAPITALIZE) || cpbuf_push(group, ARG + caps[k])) return -1;
+        if (cpbuf_push(group, CAPITALIZE) || cpbuf_push(group, ARGUMENT_FIRST + caps[k])) return -1;
     return 0;
 }
 
@@ -173,7 +171,7 @@ int encode_piece_with(const uint32_t *p, size_t n, int cfg, cpbuf *out, cpbuf *g
         return -1;
     for (size_t s = 0; s < slots->len; s++) { /* 6.3: escape U+E000..U+EFFF */
         uint32_t c = slots->data[s];
-        if (c >= 0xE000 && c <= 0xEFFF) out->data[out->len++] = ESCAPE;
+        if (c >= GROUP_FIRST && c <= ESCAPE) out->data[out->len++] = ESCAPE;
         out->data[out->len++] = c;
     }
     return 0;

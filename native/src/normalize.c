@@ -48,13 +48,13 @@ static int reorder(uint32_t *d, size_t n) {
             }
         } else {
             size_t count[256] = {0}, at[256];
-            uint32_t *sorted = malloc((e - i) * sizeof *sorted);
+            uint32_t *sorted = core_realloc_array(NULL, e - i, sizeof *sorted);
             if (!sorted) return -1;
             for (size_t k = i; k < e; k++) count[ucd_ccc(d[k])]++;
             for (size_t c = 0, sum = 0; c < 256; c++) { at[c] = sum; sum += count[c]; }
             for (size_t k = i; k < e; k++) sorted[at[ucd_ccc(d[k])]++] = d[k];
             memcpy(d + i, sorted, (e - i) * sizeof *sorted);
-            free(sorted);
+            core_free(sorted);
         }
         i = e;
     }

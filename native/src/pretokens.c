@@ -4,31 +4,20 @@
 #include <stdlib.h>
 
 #include "core.h"
+#include "opcodes.h"
 
 void offsets_init(offsets *o) { o->data = NULL; o->len = o->cap = 0; }
 
-void offsets_free(offsets *o) { free(o->data); offsets_init(o); }
+void offsets_free(offsets *o) { core_free(o->data); offsets_init(o); }
 
 int offsets_push(offsets *o, size_t at) {
-    if (o->len == o->cap) {
-        size_t cap = o->cap ? o->cap * 2 : 256;
-        size_t *data = cap < SIZE_MAX / sizeof *data ? realloc(o->data, cap * sizeof *data) : NULL;
-        if (!data) return -1;
-        o->data = data;
-        o->cap = cap;
-    }
+    if (core_grow((void **)&o->data, &o->cap, o->len + 1, sizeof *o->data, 256)) return -1;
     o->data[o->len++] = at;
     return 0;
 }
 
-/* The arguments that follow an opcode (spec 2.2). */
-static size_t argument_count(uint32_t opcode) {
-    switch (opcode) {
-    case 0xE110: case 0xE200: return 2; /* UPPERCASE, REPEAT */
-    case 0xE201: return 3;              /* MULTIREPEAT */
-    default: return 1;                  /* CAPITALIZE and the marks */
-    }
-}
+/* The group range (spec 2.2): an encoded piece that starts in it has instructions. */
+static int in_group(uint32_t c) { return c >= GROUP_FIRST && c <= GROUP_LAST; }
 
 int pretokens(const uint32_t *text, size_t n, int max_digits, int cfg, int fuse, cpbuf *out, offsets *ends) {
     cpbuf group, slots; /* scratch for encode_piece_with */
@@ -42,13 +31,13 @@ int pretokens(const uint32_t *text, size_t n, int max_digits, int cfg, int fuse,
             failed = cpbuf_extend(out, text + start, end - start);
         } else {
             failed = encode_piece_with(text + start, end - start, cfg, out, &group, &slots);
-            grouped = !failed && out->data[from] >= 0xE000 && out->data[from] <= 0xEFFE;
+            grouped = !failed && in_group(out->data[from]);
         }
         if (failed) break;
         if (fuse == FUSE_NONE && grouped) { /* each instruction, then the base */
             size_t at = from;
-            while (out->data[at] >= 0xE000 && out->data[at] <= 0xEFFE && !failed) {
-                at += 1 + argument_count(out->data[at]);
+            while (in_group(out->data[at]) && !failed) { /* the encoder writes assigned opcodes only */
+                at += 1 + (size_t)opcode_arity(out->data[at]);
                 failed = offsets_push(ends, at);
             }
         }

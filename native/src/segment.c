@@ -79,11 +79,11 @@ static void put_edge(edge *edges, size_t slots, int shift, uint64_t key, uint32_
 static int grow_edges(segmenter *s) {
     if (s->slots > SIZE_MAX / 2 / sizeof(edge)) return -1;
     size_t slots = s->slots * 2;
-    edge *edges = calloc(slots, sizeof *edges);
+    edge *edges = core_calloc(slots, sizeof *edges);
     if (!edges) return -1;
     for (size_t k = 0; k < s->slots; k++)
         if (s->edges[k].key) put_edge(edges, slots, s->shift - 1, s->edges[k].key, s->edges[k].child);
-    free(s->edges);
+    core_free(s->edges);
     s->edges = edges;
     s->slots = slots;
     s->shift -= 1;
@@ -94,10 +94,10 @@ static int new_node(segmenter *s, uint32_t *node) {
     if (s->nodes == s->node_cap) {
         if (s->node_cap >= NO_NODE / 2) return -1; /* node numbers stay below NO_NODE */
         size_t cap = s->node_cap * 2;
-        uint32_t *token_of = realloc(s->token_of, cap * sizeof *token_of);
+        uint32_t *token_of = core_realloc_array(s->token_of, cap, sizeof *token_of);
         if (!token_of) return -1;
         s->token_of = token_of;
-        uint8_t *is_token = realloc(s->is_token, cap);
+        uint8_t *is_token = core_realloc(s->is_token, cap);
         if (!is_token) return -1;
         s->is_token = is_token;
         s->node_cap = cap;
@@ -109,14 +109,14 @@ static int new_node(segmenter *s, uint32_t *node) {
 }
 
 segmenter *segmenter_new(void) {
-    segmenter *s = calloc(1, sizeof *s);
+    segmenter *s = core_calloc(1, sizeof *s);
     if (!s) return NULL;
     s->node_cap = 64;
     s->slots = 128;
     s->shift = 64 - 7;
-    s->token_of = malloc(s->node_cap * sizeof *s->token_of);
-    s->is_token = malloc(s->node_cap);
-    s->edges = calloc(s->slots, sizeof *s->edges);
+    s->token_of = core_realloc_array(NULL, s->node_cap, sizeof *s->token_of);
+    s->is_token = core_realloc(NULL, s->node_cap);
+    s->edges = core_calloc(s->slots, sizeof *s->edges);
     uint32_t root;
     if (!s->token_of || !s->is_token || !s->edges || new_node(s, &root)) {
         segmenter_free(s);
@@ -127,22 +127,18 @@ segmenter *segmenter_new(void) {
 
 void segmenter_free(segmenter *s) {
     if (!s) return;
-    free(s->token_of);
-    free(s->is_token);
-    free(s->edges);
-    free(s->root);
-    free(s);
+    core_free(s->token_of);
+    core_free(s->is_token);
+    core_free(s->edges);
+    core_free(s->root);
+    core_free(s);
 }
 
 /* Room in the root's array for symbol (below ROOT_DIRECT): -1 when memory runs out. */
 static int root_room(segmenter *s, uint32_t symbol) {
-    if (symbol < s->root_len) return 0;
-    size_t len = s->root_len ? s->root_len : 256;
-    while (len <= symbol) len *= 2;
-    uint32_t *root = realloc(s->root, len * sizeof *root);
-    if (!root) return -1;
-    for (size_t k = s->root_len; k < len; k++) root[k] = NO_NODE;
-    s->root = root;
+    size_t len = s->root_len;
+    if (core_grow((void **)&s->root, &len, (size_t)symbol + 1, sizeof *s->root, 256)) return -1;
+    for (size_t k = s->root_len; k < len; k++) s->root[k] = NO_NODE;
     s->root_len = len;
     return 0;
 }
@@ -280,7 +276,7 @@ int segment_word(const segmenter *s, const uint32_t *word, size_t n, idbuf *out,
     /* costs stay below 4n + 1 < NO_COST, and the scratch's size does not overflow */
     if (n >= UINT32_MAX / 8 || n + 1 > SIZE_MAX / (3 * sizeof(uint32_t))) return SEGMENT_NO_MEMORY;
     uint32_t small[3 * (SHORT_WORD + 1)];
-    uint32_t *scratch = n <= SHORT_WORD ? small : malloc(3 * (n + 1) * sizeof *scratch);
+    uint32_t *scratch = n <= SHORT_WORD ? small : core_realloc_array(NULL, 3 * (n + 1), sizeof *scratch);
     if (!scratch) return SEGMENT_NO_MEMORY;
     uint32_t *cost = scratch, *length = scratch + n + 1, *first = scratch + 2 * (n + 1);
     int result = costs(s, word, n, cost, length, first, at);
@@ -294,6 +290,6 @@ int segment_word(const segmenter *s, const uint32_t *word, size_t n, idbuf *out,
             i += 1;
         }
     }
-    if (scratch != small) free(scratch);
+    if (scratch != small) core_free(scratch);
     return result;
 }

@@ -18,7 +18,7 @@ static size_t mix64(uint64_t key) {
 
 void pairmap_init(pairmap *m) { m->slots = NULL; m->cap = m->len = 0; }
 
-void pairmap_free(pairmap *m) { free(m->slots); pairmap_init(m); }
+void pairmap_free(pairmap *m) { core_free(m->slots); pairmap_init(m); }
 
 static pair_entry *pairmap_slot(const pairmap *m, uint64_t key) {
     size_t mask = m->cap - 1;
@@ -30,8 +30,7 @@ static pair_entry *pairmap_slot(const pairmap *m, uint64_t key) {
 
 static int pairmap_grow(pairmap *m) {
     size_t cap = m->cap ? m->cap * 2 : 64;
-    if (cap > SIZE_MAX / sizeof(pair_entry)) return -1;
-    pair_entry *slots = malloc(cap * sizeof *slots);
+    pair_entry *slots = core_realloc_array(NULL, cap, sizeof *slots);
     if (!slots) return -1;
     for (size_t k = 0; k < cap; k++) slots[k].rank = UINT32_MAX;
     pairmap old = *m;
@@ -39,7 +38,7 @@ static int pairmap_grow(pairmap *m) {
     m->cap = cap;
     for (size_t k = 0; k < old.cap; k++)
         if (old.slots[k].rank != UINT32_MAX) *pairmap_slot(m, old.slots[k].key) = old.slots[k];
-    free(old.slots);
+    core_free(old.slots);
     return 0;
 }
 
@@ -81,8 +80,8 @@ static void generation_init(cache_generation *g) {
 }
 
 static void generation_free(cache_generation *g) {
-    free(g->entries);
-    free(g->slots);
+    core_free(g->entries);
+    core_free(g->slots);
     cpbuf_free(&g->arena);
     generation_init(g);
 }
@@ -114,18 +113,28 @@ static const uint32_t *generation_get(const cache_generation *g, uint64_t hash, 
     return g->arena.data + e->at + e->key_len;
 }
 
+/* The cache's generations and the bytemap keep their entries in insertion order and index them
+ * from an array of slots twice as long (an entry's index plus one; 0: empty). Doubles both: the
+ * entries keep their places, the slots start empty for the caller to refill. -1, with nothing
+ * changed, when memory runs out or the indexes would pass 32 bits. */
+static int grow_indexed(void **entries, size_t entry_size, size_t *cap, uint32_t **slots, size_t *slot_cap) {
+    size_t more_slots = *slot_cap ? *slot_cap * 2 : 1024, more = more_slots / 2;
+    if (more >= UINT32_MAX) return -1;
+    uint32_t *fresh = core_calloc(more_slots, sizeof *fresh);
+    void *bigger = fresh ? core_realloc_array(*entries, more, entry_size) : NULL;
+    if (!bigger) { core_free(fresh); return -1; }
+    *entries = bigger;
+    *cap = more;
+    core_free(*slots);
+    *slots = fresh;
+    *slot_cap = more_slots;
+    return 0;
+}
+
 static int generation_grow(cache_generation *g) {
-    size_t slot_cap = g->slot_cap ? g->slot_cap * 2 : 1024, cap = slot_cap / 2;
-    uint32_t *slots = calloc(slot_cap, sizeof *slots);
-    struct cache_entry *entries = slots ? realloc(g->entries, cap * sizeof *entries) : NULL;
-    if (!entries) { free(slots); return -1; }
-    g->entries = entries;
-    g->cap = cap;
-    free(g->slots);
-    g->slots = slots;
-    g->slot_cap = slot_cap;
+    if (grow_indexed((void **)&g->entries, sizeof *g->entries, &g->cap, &g->slots, &g->slot_cap)) return -1;
     for (size_t k = 0; k < g->len; k++) {
-        const struct cache_entry *e = &entries[k];
+        const struct cache_entry *e = &g->entries[k];
         *generation_slot(g, e->hash, g->arena.data + e->at, e->key_len) = (uint32_t)(k + 1);
     }
     return 0;
@@ -196,9 +205,9 @@ void bytemap_init(bytemap *m) {
 }
 
 void bytemap_free(bytemap *m) {
-    free(m->entries);
-    free(m->slots);
-    free(m->arena);
+    core_free(m->entries);
+    core_free(m->slots);
+    core_free(m->arena);
     bytemap_init(m);
 }
 
@@ -213,18 +222,11 @@ static uint32_t *bytemap_slot(const bytemap *m, uint64_t hash, const uint8_t *ke
 }
 
 static int bytemap_grow(bytemap *m) {
-    size_t slot_cap = m->slot_cap ? m->slot_cap * 2 : 1024, cap = slot_cap / 2;
-    if (cap >= UINT32_MAX || slot_cap > SIZE_MAX / sizeof(struct bytemap_entry)) return -1;
-    uint32_t *slots = calloc(slot_cap, sizeof *slots);
-    struct bytemap_entry *entries = slots ? realloc(m->entries, cap * sizeof *entries) : NULL;
-    if (!entries) { free(slots); return -1; }
-    m->entries = entries;
-    m->cap = cap;
-    free(m->slots);
-    m->slots = slots;
-    m->slot_cap = slot_cap;
-    for (size_t k = 0; k < m->len; k++)
-        *bytemap_slot(m, entries[k].hash, m->arena + entries[k].at, entries[k].len) = (uint32_t)(k + 1);
+    if (grow_indexed((void **)&m->entries, sizeof *m->entries, &m->cap, &m->slots, &m->slot_cap)) return -1;
+    for (size_t k = 0; k < m->len; k++) {
+        const struct bytemap_entry *e = &m->entries[k];
+        *bytemap_slot(m, e->hash, m->arena + e->at, e->len) = (uint32_t)(k + 1);
+    }
     return 0;
 }
 
@@ -233,17 +235,8 @@ int bytemap_put(bytemap *m, const uint8_t *key, size_t n, uint32_t rank) {
     uint64_t hash = hash_bytes(key, n);
     uint32_t *slot = bytemap_slot(m, hash, key, n);
     if (*slot) { m->entries[*slot - 1].rank = rank; return 0; }
-    if (n > m->arena_cap - m->arena_len) {
-        size_t cap = m->arena_cap ? m->arena_cap : 4096;
-        while (cap - m->arena_len < n) {
-            if (cap > SIZE_MAX / 2) return -1;
-            cap *= 2;
-        }
-        uint8_t *arena = realloc(m->arena, cap);
-        if (!arena) return -1;
-        m->arena = arena;
-        m->arena_cap = cap;
-    }
+    if (n > SIZE_MAX - m->arena_len || core_grow((void **)&m->arena, &m->arena_cap, m->arena_len + n, 1, 4096))
+        return -1;
     if (n) memcpy(m->arena + m->arena_len, key, n);
     m->entries[m->len] = (struct bytemap_entry){hash, m->arena_len, n, rank};
     m->arena_len += n;

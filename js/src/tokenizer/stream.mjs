@@ -10,10 +10,10 @@
 // units produced: each unit is decoded with the limit less the code points already output.
 import { decode as decodeStream, DEFAULT_MAX_OUTPUT } from '../decode.mjs';
 import { FormatError } from '../errors.mjs';
+import { ESCAPE, GROUP_FIRST, GROUP_LAST } from '../opcodes.mjs';
 import { utf8Decode, UnknownTokenIdError, ByteFallbackError, TokenFormatError } from './decoding.mjs';
 
-const ESCAPE = 0xefff;
-const isInstruction = (c) => c >= 0xe000 && c <= 0xeffe; // opcodes and arguments: a group's code points
+const isInstruction = (c) => c >= GROUP_FIRST && c <= GROUP_LAST; // opcodes and arguments: a group's code points
 
 export class DecodeStream {
   constructor(tokenizer, { errors = 'strict', skipSpecialTokens = false, maxOutput = DEFAULT_MAX_OUTPUT } = {}) {

@@ -27,7 +27,7 @@ from collections.abc import Iterable
 
 from ..decode import DEFAULT_MAX_OUTPUT, check_max_output
 from ..grammar import FORMAT_CODE_POINT, SURROGATE, group_end, has_repeat
-from ..opcodes import ARGUMENT_FIRST, ARGUMENT_LAST, ESCAPE, GROUP_FIRST, GROUP_LAST, MULTIREPEAT, REPEAT
+from ..opcodes import ARGUMENT_FIRST, ARGUMENT_LAST, ESCAPE, FIRST_MARK, GROUP_FIRST, GROUP_LAST, MULTIREPEAT, REPEAT
 from .automaton import AFTER_ESCAPE, IN_GROUP, IN_INSTRUCTION, IN_TEXT, Cursor, Group
 
 __all__ = ["MODES", "Constraint", "DisallowedTokenError", "State"]
@@ -293,7 +293,7 @@ def _probe(key: tuple, exact: bool, max_output: int) -> Cursor:
         _, bound, rest, pend = key
         # An opcode whose completion adds nothing to the group (exact mode adds one instruction:
         # a mark with its one argument; the arguments' values are all that matter here).
-        cursor.where, cursor.opcode, cursor.args, cursor.bounds = IN_INSTRUCTION, 0xE101, (), (bound,) + rest
+        cursor.where, cursor.opcode, cursor.args, cursor.bounds = IN_INSTRUCTION, FIRST_MARK, (), (bound,) + rest
         cursor.group = Group()
     else:
         where, owing, pend = key

@@ -1,0 +1,148 @@
+"""js/src/tables.mjs, functok for JavaScript's tables, from the text tables (for generate.py).
+
+Every table is a list of non-negative integers, written in base 36 and joined by ",". Ranges and
+keys are delta-encoded (each start counts from the end of the previous entry), and signed
+differences are zigzag-encoded, so the strings stay short and compress well. js/src/ucd.mjs
+decodes them once, at import.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from c_tables import data_rows
+
+MODULE = Path("js") / "src" / "tables.mjs"
+
+CLASS_CODES = {"L": 1, "N": 2, "White_Space": 3}  # spec 3.2
+QUICK_CHECK_CODES = {"N": 1, "M": 2}  # NFC_Quick_Check No, Maybe
+SOURCES = ["classes.txt", "case_pairs.txt", "decompositions.txt", "nfc_decompositions.txt",
+           "combining_classes.txt", "composition_exclusions.txt", "nfc_quick_check.txt"]
+
+
+def hex_code_point(field: str) -> int:
+    if not re.fullmatch(r"[0-9A-F]{4,6}", field):
+        raise ValueError(f"not a code point: {field!r}")
+    return int(field, 16)
+
+
+def code_range(field: str) -> tuple[int, int]:
+    """ "0041..005A" or "00AA"."""
+    first, _, last = field.partition("..")
+    return hex_code_point(first), hex_code_point(last or first)
+
+
+def zigzag(n: int) -> int:
+    return 2 * n if n >= 0 else -2 * n - 1
+
+
+def base36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, d = divmod(n, 36)
+        out = digits[d] + out
+        if n == 0:
+            return out
+
+
+def pack(numbers: list[int]) -> str:
+    if any(n < 0 for n in numbers):
+        raise ValueError("cannot pack a negative number")
+    return ",".join(base36(n) for n in numbers)
+
+
+def range_table(entries: list[tuple[int, int, int]]) -> list[int]:
+    """Sorted, disjoint ranges with a value: [gap from the previous end, length - 1, value]..."""
+    out, next_start = [], 0
+    for first, last, value in sorted(entries, key=lambda e: e[0]):
+        if first < next_start or last < first:
+            raise ValueError(f"overlapping or empty range at {first:x}")
+        out += [first - next_start, last - first, value]
+        next_start = last + 1
+    return out
+
+
+def ranges(text: str, value) -> list[int]:
+    """A "range ; value" table as a range table, each value mapped by `value`."""
+    return range_table([(*code_range(fields[0]), value(fields[1:])) for fields in data_rows(text)])
+
+
+def keyed_table(rows: list[tuple[int, list[int]]], row) -> list[int]:
+    """Rows sorted by key, each as [key gap, *row(key, values)]..."""
+    out, previous = [], -1
+    for key, values in sorted(rows, key=lambda r: r[0]):
+        if key <= previous:
+            raise ValueError(f"unsorted or duplicate key {key:x}")
+        out += [key - previous - 1, *row(key, values)]
+        previous = key
+    return out
+
+
+def first_line(table: str) -> str:
+    """A text table's first line (which names its generator), without its "# "."""
+    return re.sub(r"^#\s*", "", table.split("\n")[0])
+
+
+def tables_mjs(tables: dict[str, str], opcodes: dict, generator: str) -> str:
+    """The module, from the text tables (file name -> text) and spec/opcodes.json."""
+    def cp(text: str) -> int:
+        return hex_code_point(text.removeprefix("U+"))
+
+    marks = [cp(o["mark"]) for o in opcodes["opcodes"] if o["family"] == "mark"]
+    opcode_rows = [[cp(o["code_point"]), o["name"], o["family"], len(o["args"])] for o in opcodes["opcodes"]]
+    classes = ranges(tables["classes.txt"], lambda f: CLASS_CODES[f[0]])
+    ccc = ranges(tables["combining_classes.txt"], lambda f: int(f[0]))
+    quick_check = ranges(tables["nfc_quick_check.txt"], lambda f: QUICK_CHECK_CODES[f[0]])
+    exclusions = ranges(tables["composition_exclusions.txt"], lambda f: 0)
+    # 3.5 one-level canonical decompositions: [key gap, length, zigzag(first - key), rest...]
+    nfc = keyed_table([(hex_code_point(k), [hex_code_point(p) for p in m.split()])
+                       for k, m in data_rows(tables["nfc_decompositions.txt"])],
+                      lambda key, parts: [len(parts), zigzag(parts[0] - key), *parts[1:]])
+    # 3.3 case pairs: [upper gap, zigzag(lower - upper)]
+    case_pairs = keyed_table([(hex_code_point(u), [hex_code_point(l)]) for u, l in data_rows(tables["case_pairs.txt"])],
+                             lambda upper, lower: [zigzag(lower[0] - upper)])
+    # 3.4 decompositions over the 13 marks: [key gap, zigzag(base - key), count, mark indexes...]
+    decompositions = keyed_table(
+        [(hex_code_point(k), [hex_code_point(b), *(marks.index(hex_code_point(m)) for m in ms.split())])
+         for k, b, ms in data_rows(tables["decompositions.txt"])],
+        lambda key, v: [zigzag(v[0] - key), len(v) - 1, *v[1:]])
+
+    def js(value) -> str:
+        return json.dumps(value, separators=(",", ":"))
+
+    sources = "\n".join(f"//   {name}: {first_line(tables[name])}" for name in SOURCES)
+    return f"""// Generated by {generator} from spec/unicode/*.txt and spec/opcodes.json. Do not edit.
+// Spec {opcodes['spec_version']}, Unicode {opcodes['unicode_version']}. Sources (first line of each):
+{sources}
+// Integer lists in base 36 joined by ","; see spec/tools/js_tables.py for each layout.
+
+export const SPEC_VERSION = {js(opcodes['spec_version'])};
+export const UNICODE_VERSION = {js(opcodes['unicode_version'])};
+/** [code point, name, family, argument count], in opcodes.json order. */
+export const OPCODES = {js(opcode_rows)};
+/** The 13 marks (spec 2.3), in opcode order U+E101..U+E10D. */
+export const MARKS = {js(marks)};
+/** The error kinds of spec 8.1, in opcodes.json order. */
+export const ERROR_KINDS = {js([e['kind'] for e in opcodes['errors']])};
+/** At one offset a strict decoder reports the first of these (spec 8.2). */
+export const ERROR_PRECEDENCE = {js(opcodes['error_precedence']['order'])};
+/** ESCAPE (spec 2.1). */
+export const ESCAPE = {cp(opcodes['escape']['code_point'])};
+/** Splitter classes: [gap, length - 1, class (1 L, 2 N, 3 White_Space)]... */
+export const CLASSES = "{pack(classes)}";
+/** Non-zero Canonical_Combining_Class: [gap, length - 1, class]... */
+export const CCC = "{pack(ccc)}";
+/** NFC_Quick_Check No (1) and Maybe (2): [gap, length - 1, value]... */
+export const QUICK_CHECK = "{pack(quick_check)}";
+/** Full_Composition_Exclusion: [gap, length - 1, 0]... */
+export const EXCLUSIONS = "{pack(exclusions)}";
+/** One-level canonical decompositions: [key gap, length, zigzag(first - key), rest...]... */
+export const NFC_DECOMPOSITIONS = "{pack(nfc)}";
+/** Bijective simple case pairs: [upper gap, zigzag(lower - upper)]... */
+export const CASE_PAIRS = "{pack(case_pairs)}";
+/** Decompositions over the 13 marks: [key gap, zigzag(base - key), count, mark index...]... */
+export const DECOMPOSITIONS = "{pack(decompositions)}";
+"""
