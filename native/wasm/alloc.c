@@ -23,6 +23,7 @@
 #include "glue.h"
 
 #define PAGE 65536u
+#define MAX_PAGES 65535u /* wasm32's 65,536 pages less one, so that `end` fits in 32 bits */
 #define GROW_PART 8u    /* memory grows by at least an eighth: few grows, and a page's memory plateaus */
 #define ALIGN 16u
 #define HEADER 4u      /* a block's head word, just before its payload */
@@ -114,7 +115,9 @@ static int grow_top(size_t bytes) {
     if (!end) start();
     if (end - top >= bytes) return 0;
     size_t missing = (bytes - (end - top) + PAGE - 1) / PAGE, pages = end / PAGE;
+    if (missing > MAX_PAGES - pages) return -1;
     size_t more = missing > pages / GROW_PART ? missing : pages / GROW_PART;
+    if (more > MAX_PAGES - pages) more = MAX_PAGES - pages;
     if (__builtin_wasm_memory_grow(0, more) == SIZE_MAX && __builtin_wasm_memory_grow(0, missing) == SIZE_MAX)
         return -1;
     end = (uintptr_t)__builtin_wasm_memory_size(0) * PAGE;
