@@ -6,14 +6,14 @@
  * class with its own memory.grow. A cold 2 MB encode grew memory about a hundred times, to 89
  * MiB; and V8 counts each grown buffer's whole size as new external memory, so once the memory
  * was tens of MiB nearly every grow started a full mark-compact of the JavaScript heap (the
- * tokenizer's tables): 11 of them, 200 ms of a 320 ms cold encode (docs/benchmarks.md).
+ * tokenizer's tables): 11 of them inside one encode call, about 200 ms (docs/benchmarks.md).
  *
  * This allocator: blocks with a 4-byte header (size, in use, previous block in use) and, while
  * free, a footer, so that a freed block joins its free neighbours at once; free blocks in
  * segregated lists (exact sizes below 1 KiB, 8 lists per power of two above), found through a
  * bitmap; a block freed next to the unused top of memory goes back to it, and realloc grows the
  * block at the top in place. Memory grows only from the top, by at least an eighth of its size,
- * and heap_reserve lets a large call grow it once, up front, to what the call will use.
+ * and heap_reserve lets a large call grow it once, up front, by its estimate of what it uses.
  * Single-threaded, as the module is. Payloads are 16-byte aligned (max_align_t). */
 #include <errno.h>
 #include <stddef.h>
