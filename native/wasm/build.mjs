@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds the C core (native/src/, without the CPython binding), exports.c (the codec's exports)
 // and engine.c (the tokenizer engine's: BPE, tiktoken's merge, the segmenter, the caches and the
-// detokenizer) into native/wasm/build/functok-core.wasm with `zig cc` from the ziglang package on PyPI (the dev
+// detokenizer), with alloc.c (malloc and free in place of zig's allocator, see there), into
+// native/wasm/build/functok-core.wasm with `zig cc` from the ziglang package on PyPI (the dev
 // extra installs it). The module imports nothing (no WASI shim needed): it runs in Node and in
 // browsers as is. The build folder is not committed: the core changes with every native/src
 // commit, and a committed binary would need a rebuild and a freshness check on each of them.
@@ -22,10 +23,10 @@ export const WASM_PATH = join(here, 'build', 'functok-core.wasm');
 export const CORE_SOURCES = ['cpbuf', 'ucd', 'normalize', 'split', 'encode', 'pretokens', 'decode', 'bpe', 'vocab',
   'tokenizer', 'segment', 'detokenize']
   .map((name) => join(root, 'native', 'src', `${name}.c`));
-const EXPORTS = ['malloc', 'free', 'fk_init', 'fk_answer', 'fk_answer_free', 'fk_encode', 'fk_pretokens', 'fk_split', 'fk_decode',
+const EXPORTS = ['malloc', 'free', 'realloc', 'fk_init', 'fk_answer', 'fk_answer_free', 'fk_encode', 'fk_pretokens', 'fk_split', 'fk_decode',
   'fk_engine_new', 'fk_engine_free', 'fk_engine_clear_caches', 'fk_engine_chars', 'fk_engine_merges', 'fk_engine_bytes',
   'fk_engine_ranks', 'fk_engine_segmenter', 'fk_engine_encode', 'fk_table_new', 'fk_table_free', 'fk_table_decode'];
-const GLUE = ['exports.c', 'engine.c'].map((name) => join(here, name));
+const GLUE = ['exports.c', 'engine.c', 'alloc.c'].map((name) => join(here, name));
 
 function zigCommand() {
   if (process.env.FUNCTOK_ZIG) return process.env.FUNCTOK_ZIG.split(/\s+/).filter(Boolean);

@@ -33,6 +33,7 @@ enum {
 };
 
 #define KEEP_LIMIT ((size_t)1 << 20)
+#define RESERVE_FROM ((size_t)1 << 18) /* input units from which a call reserves its memory first */
 
 /* What an encode call answered, read by the glue at the engine's address. */
 typedef struct {
@@ -335,6 +336,10 @@ int fk_engine_encode(engine *e, const void *input, size_t n, int width, const ui
                      size_t n_stretches, int mode, int given) {
     if (mode < 0 || mode >= MODES) return FK_ASK_REFERENCE;
     trim(e);
+    /* what a long call's buffers take at most (code points, NFC, pre-tokens and their ends, 4
+     * bytes each per unit, and the ids), in one memory.grow rather than many (alloc.c); only a
+     * hint: the call goes on without it */
+    if (n > RESERVE_FROM && n < SIZE_MAX / 18) (void)heap_reserve(18 * n);
     e->ids.len = e->id_ends.len = 0;
     e->answer = (engine_answer){0};
     uint32_t *cps;

@@ -49,18 +49,38 @@ static int utf16_code_points(const uint16_t *u, size_t n, int allow_surrogates, 
     return FK_OK;
 }
 
-/* The code points of n bytes of UTF-8 as TextEncoder writes it (well formed: the glue's own
- * output). U+FFFD may stand for a lone surrogate, which UTF-8 cannot carry: FK_REPLACEMENT. */
-static int utf8_code_points(const uint8_t *s, size_t n, uint32_t *cps, size_t *len) {
-    size_t k = 0;
-    for (size_t i = 0; i < n;) {
+/* A long input is converted a chunk at a time, each chunk a call of a function of its own: V8
+ * runs a wasm function in its baseline compiler (Liftoff) until it has run for a while, and a
+ * call that is running keeps its code (there is no on-stack replacement), so one call over a
+ * whole 2 MB text would run unoptimized to its end; the calls after the first few chunks run the
+ * optimized code. */
+#define CHUNK ((size_t)1 << 14)
+
+/* The characters of s that start in [i, stop) into cps[*k...]: the offset after the last, or
+ * SIZE_MAX at U+FFFD. */
+__attribute__((noinline)) static size_t utf8_chunk(const uint8_t *s, size_t i, size_t stop, uint32_t *cps, size_t *k) {
+    size_t j = *k;
+    while (i < stop) {
         uint32_t c = s[i];
         if (c < 0x80) i += 1;
         else if (c < 0xE0) { c = (c & 0x1F) << 6 | (s[i + 1] & 0x3F); i += 2; }
         else if (c < 0xF0) { c = (c & 0x0F) << 12 | (s[i + 1] & 0x3F) << 6 | (s[i + 2] & 0x3F); i += 3; }
         else { c = (c & 0x07) << 18 | (s[i + 1] & 0x3F) << 12 | (s[i + 2] & 0x3F) << 6 | (s[i + 3] & 0x3F); i += 4; }
-        if (c == 0xFFFD) return FK_REPLACEMENT;
-        cps[k++] = c;
+        if (c == 0xFFFD) return SIZE_MAX;
+        cps[j++] = c;
+    }
+    *k = j;
+    return i;
+}
+
+/* The code points of n bytes of UTF-8 as TextEncoder writes it (well formed: the glue's own
+ * output, so a character that starts in a chunk ends in the input). U+FFFD may stand for a lone
+ * surrogate, which UTF-8 cannot carry: FK_REPLACEMENT. */
+static int utf8_code_points(const uint8_t *s, size_t n, uint32_t *cps, size_t *len) {
+    size_t k = 0;
+    for (size_t i = 0; i < n;) {
+        i = utf8_chunk(s, i, n - i > CHUNK ? i + CHUNK : n, cps, &k);
+        if (i == SIZE_MAX) return FK_REPLACEMENT;
     }
     *len = k;
     return FK_OK;

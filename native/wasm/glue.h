@@ -44,4 +44,8 @@ int to_units(const uint32_t *cps, size_t n, size_t *ends, size_t n_ends);
  * themselves (no second buffer); the buffer is handed over (cps is left empty). */
 int units_in_place(cpbuf *cps);
 
+/* Grow the module's memory now, once, so that `bytes` more can be had without growing it
+ * (alloc.c): a large call asks before it starts. 0, or -1 when memory cannot grow. */
+int heap_reserve(size_t bytes);
+
 #endif
