@@ -1,0 +1,125 @@
+// Pyodide on the C core in WebAssembly against Pyodide pure (issue 28's stretch goal, >= 5x):
+// the same functok wheel in Pyodide, once on the "wasm" engine (python/functok/engine_wasm.py,
+// every op one crossing of Pyodide's JavaScript bridge) and once with FUNCTOK_PURE=1, each in a
+// fresh Node process, one cold pass per op (empty caches), same texts, ratios printed in the
+// same run.
+//
+//   npm run build && node wasm/bench_core.mjs [--bytes N]
+//
+// Corpora: the standard library's source of the CPython that builds the bundle (bench/corpora.py)
+// and the UDHR (corpora/udhr/, the first UDHR_SLICE code points of every translation), each cut
+// to about N bytes of UTF-8 (default 300,000). The tokenizer is the bundle's demo tokenizer
+// (compact profile, frequent fuse, trained by web-demo/train_tokenizer.py at build time).
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { udhrDocuments } from "./test/corpus.mjs";
+import { loadBuilt, python, ROOT } from "./test/helpers.mjs";
+
+const SELF = fileURLToPath(import.meta.url);
+const argument = (name, fallback) => {
+  const at = process.argv.indexOf(name);
+  return at < 0 ? fallback : process.argv[at + 1];
+};
+
+// One cold pass of each op, timed inside Python (time.perf_counter): what a Python caller of
+// functok in Pyodide sees, the bridge's crossings included. Each output's SHA-256 goes back, and
+// the table says whether both engines gave the same (decoding gives NFC text, not always the
+// input: the UDHR has decomposed marks).
+const TIMED = `
+import json, time
+import functok
+from functok.tokenizer import Tokenizer
+
+def once(op, *args):
+    start = time.perf_counter()
+    result = op(*args)
+    return time.perf_counter() - start, result
+
+tokenizer = Tokenizer.from_str(tokenizer_json)
+out = {"engine": functok.backend()}
+for name in json.loads(corpus_names):
+    text = texts[name]
+    tokenizer.clear_caches()
+    sys_encode = __import__("sys").modules["functok.encode"]
+    sys_encode.clear_caches()
+    t_enc, stream = once(functok.encode, text)
+    t_dec, back = once(functok.decode, stream)
+    t_tok, encodings = once(lambda t: tokenizer.encode(t).ids, text)
+    t_detok, detok = once(tokenizer.decode, encodings)
+    out[name] = {"encode": t_enc, "decode": t_dec, "tokenize": t_tok, "detokenize": t_detok,
+                 "bytes": len(text.encode()), "stream_sha": __import__("hashlib").sha256(stream.encode()).hexdigest(),
+                 "ids_sha": __import__("hashlib").sha256(str(encodings).encode()).hexdigest(),
+                 "back_sha": __import__("hashlib").sha256((back + "|" + detok).encode()).hexdigest()}
+json.dumps(out)
+`;
+
+async function child(dir, pure) {
+  const { functok } = await loadBuilt({ pure });
+  const names = JSON.parse(readFileSync(join(dir, "names.json"), "utf8"));
+  const py = functok.pyodide;
+  py.globals.set("corpus_names", JSON.stringify(names));
+  py.globals.set("tokenizer_json", readFileSync(join(dir, "tokenizer.json"), "utf8"));
+  const texts = py.runPython("{}");
+  for (const name of names) texts.set(name, readFileSync(join(dir, `${name}.txt`), "utf8"));
+  py.globals.set("texts", texts);
+  process.stdout.write(py.runPython(TIMED));
+}
+
+function cut(text, bytes) {
+  const encoded = Buffer.from(text, "utf8");
+  return encoded.length <= bytes ? text : encoded.subarray(0, bytes).toString("utf8").replace(/\uFFFD$/, "");
+}
+
+function stdlibText(bytes) {
+  const code = "import sys; sys.path.insert(0, 'bench'); from corpora import read_files, stdlib_files; "
+    + `sys.stdout.write(''.join(read_files(stdlib_files(), ${bytes})))`;
+  return execFileSync(python(), ["-c", code], { cwd: ROOT, maxBuffer: 1 << 30 }).toString("utf8");
+}
+
+function parent() {
+  const bytes = Number(argument("--bytes", 300000));
+  const dir = mkdtempSync(join(tmpdir(), "functok-bench-core-"));
+  try {
+    const corpora = { stdlib: cut(stdlibText(bytes), bytes), udhr: cut(udhrDocuments().map((d) => d.text).join("\n"), bytes) };
+    for (const [name, text] of Object.entries(corpora)) writeFileSync(join(dir, `${name}.txt`), text);
+    writeFileSync(join(dir, "names.json"), JSON.stringify(Object.keys(corpora)));
+    writeFileSync(join(dir, "tokenizer.json"), readFileSync(join(ROOT, "wasm", "dist", "demo-tokenizer.json")));
+    const run = (pure) => {
+      const started = performance.now();
+      const out = JSON.parse(execFileSync(process.execPath, [SELF, "--child", dir, ...(pure ? ["--pure"] : [])],
+        { maxBuffer: 1 << 26, env: { ...process.env, FUNCTOK_PURE: "" }, stdio: ["ignore", "pipe", "inherit"] }).toString());
+      out.processSeconds = (performance.now() - started) / 1000;
+      return out;
+    };
+    const load = loadavg().map((x) => x.toFixed(2)).join(", ");
+    const wasm = run(false);
+    const pure = run(true);
+    if (wasm.engine !== "wasm" || pure.engine !== "pure") throw new Error(`engines ${wasm.engine}, ${pure.engine}`);
+    console.log(`Pyodide, the C core in WebAssembly / pure; one cold pass per op, each engine in a fresh process; load average ${load}`);
+    console.log("corpus   KB    op           wasm MB/s   pure MB/s   wasm/pure   same output");
+    for (const name of Object.keys(corpora)) {
+      const w = wasm[name], p = pure[name];
+      for (const op of ["encode", "decode", "tokenize", "detokenize"]) {
+        const mbs = (s) => (w.bytes / s / 1e6).toFixed(2).padStart(9);
+        const same = w[{ encode: "stream_sha", decode: "back_sha", tokenize: "ids_sha", detokenize: "back_sha" }[op]]
+          === p[{ encode: "stream_sha", decode: "back_sha", tokenize: "ids_sha", detokenize: "back_sha" }[op]];
+        console.log(`${name.padEnd(7)} ${String(Math.round(w.bytes / 1000)).padStart(4)}   ${op.padEnd(11)} ${mbs(w[op])}   ${mbs(p[op])}   ${(p[op] / w[op]).toFixed(2).padStart(8)}x   ${same}`);
+      }
+    }
+    console.log(`fresh process to the end of the run: wasm ${wasm.processSeconds.toFixed(1)} s, pure ${pure.processSeconds.toFixed(1)} s`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv.includes("--child")) {
+  try {
+    await child(argument("--child"), process.argv.includes("--pure"));
+  } catch (e) { // the message only: a PythonError's is its traceback (the stack would print Pyodide's source)
+    process.stderr.write(`${e.message}\n`);
+    process.exit(1);
+  }
+} else parent();
