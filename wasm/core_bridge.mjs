@@ -35,6 +35,13 @@ function unitBytes(s) {
   return new Uint8Array(units.buffer);
 }
 
+/** The string of UTF-16 units, lone surrogates kept (TextDecoder would replace them). */
+function unitString(units) {
+  let s = '';
+  for (let i = 0; i < units.length; i += 8192) s += String.fromCharCode.apply(null, units.subarray(i, i + 8192));
+  return s;
+}
+
 const isLow = (u) => u >= 0xdc00 && u <= 0xdfff;
 const isHigh = (u) => u >= 0xd800 && u <= 0xdbff;
 
@@ -168,9 +175,14 @@ export async function makeCoreBridge(wasmBytes) {
       };
     },
 
-    /** A tokenizer's id table (detokenize.c): decode(ids, strict, skipSpecial, maxOutput) -> UTF-16 bytes or undefined. */
-    tokenTable(text, ends, kinds, bytes) {
-      const table = new WasmTable(wasm, text, ends, kinds, bytes);
+    /**
+     * A tokenizer's id table (detokenize.c): every token's text, joined as UTF-16 bytes, ending at
+     * the code point offsets `ends`, with `kinds` and `bytes` by id; decode(ids, strict,
+     * skipSpecial, maxOutput) -> UTF-16 bytes or undefined.
+     */
+    tokenTable(textBytes, ends, kinds, bytes) {
+      const units = new Uint16Array(textBytes.buffer, textBytes.byteOffset, textBytes.length >>> 1);
+      const table = new WasmTable(wasm, unitString(units), unitEnds(units, ends), kinds, bytes);
       return {
         decode(ids, strict, skipSpecial, maxOutput) {
           const ptr = wasm.writeU32(ids);

@@ -19,6 +19,7 @@ reference raises, by running it: the errors have one implementation.
 
 from __future__ import annotations
 
+import itertools
 import sys
 from array import array
 from typing import Any
@@ -101,11 +102,9 @@ class WasmCore:
             texts[i], kinds[i] = t, 3
         for i, b in byte.items():
             kinds[i], bytes_[i] = 2, b
-        ends, at = array("I"), 0
-        for t in texts:
-            at += len(t) + sum(1 for c in t if c > "\uffff")  # UTF-16 units
-            ends.append(at)
-        return self._js.tokenTable("".join(texts), self._to_js(ends), self._to_js(kinds), self._to_js(bytes_))
+        ends = _uint32(itertools.accumulate(map(len, texts)))  # code points; the bridge makes them UTF-16
+        return self._js.tokenTable(self._to_js(_units("".join(texts))), self._to_js(ends), self._to_js(kinds),
+                                   self._to_js(bytes_))
 
     def detokenize(self, table, ids, strict: bool, skip_special_tokens: bool, max_output: int) -> str | None:
         """The text of ids, or None where the reference decides (an unknown id, bad UTF-8, an error)."""
