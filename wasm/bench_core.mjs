@@ -35,10 +35,13 @@ import json, time
 import functok
 from functok.tokenizer import Tokenizer
 
+from bench_clock import cpu_seconds  # the Node process's CPU time (process.cpuUsage)
+
 def once(op, *args):
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), cpu_seconds()
     result = op(*args)
-    return time.perf_counter() - start, result
+    seconds[op_name] = (time.perf_counter() - start, cpu_seconds() - cpu)
+    return result
 
 BATCH_DOCUMENT = 2000  # code points per text of encode_batch
 
@@ -49,16 +52,16 @@ for name in json.loads(corpus_names):
     tokenizer.clear_caches()
     sys_encode = __import__("sys").modules["functok.encode"]
     sys_encode.clear_caches()
-    t_enc, stream = once(functok.encode, text)
-    t_dec, back = once(functok.decode, stream)
-    t_tok, encodings = once(lambda t: tokenizer.encode(t).ids, text)
-    t_detok, detok = once(tokenizer.decode, encodings)
+    seconds = {}
+    op_name = "encode"; stream = once(functok.encode, text)
+    op_name = "decode"; back = once(functok.decode, stream)
+    op_name = "tokenize"; encodings = once(lambda t: tokenizer.encode(t).ids, text)
+    op_name = "detokenize"; detok = once(tokenizer.decode, encodings)
     tokenizer.clear_caches()
     docs = [text[i : i + BATCH_DOCUMENT] for i in range(0, len(text), BATCH_DOCUMENT)]
-    t_batch, batch = once(lambda b: [e.ids for e in tokenizer.encode_batch(b)], docs)
-    t_debatch, debatch = once(tokenizer.decode_batch, batch)
-    out[name] = {"encode": t_enc, "decode": t_dec, "tokenize": t_tok, "detokenize": t_detok,
-                 "encode_batch": t_batch, "decode_batch": t_debatch,
+    op_name = "encode_batch"; batch = once(lambda b: [e.ids for e in tokenizer.encode_batch(b)], docs)
+    op_name = "decode_batch"; debatch = once(tokenizer.decode_batch, batch)
+    out[name] = {**seconds,
                  "bytes": len(text.encode()), "stream_sha": __import__("hashlib").sha256(stream.encode()).hexdigest(),
                  "ids_sha": __import__("hashlib").sha256(str([encodings, batch]).encode()).hexdigest(),
                  "back_sha": __import__("hashlib").sha256("|".join([back, detok, *debatch]).encode()).hexdigest()}
@@ -69,6 +72,7 @@ async function child(dir, pure) {
   const { functok } = await loadBuilt({ pure });
   const names = JSON.parse(readFileSync(join(dir, "names.json"), "utf8"));
   const py = functok.pyodide;
+  py.registerJsModule("bench_clock", { cpu_seconds: () => { const { user, system } = process.cpuUsage(); return (user + system) / 1e6; } });
   py.globals.set("corpus_names", JSON.stringify(names));
   py.globals.set("tokenizer_json", readFileSync(join(dir, "tokenizer.json"), "utf8"));
   const texts = py.runPython("{}");
@@ -108,15 +112,16 @@ function parent() {
     const pure = run(true);
     if (wasm.engine !== "wasm" || pure.engine !== "pure") throw new Error(`engines ${wasm.engine}, ${pure.engine}`);
     console.log(`Pyodide, the C core in WebAssembly / pure; one cold pass per op, each engine in a fresh process; load average ${load}`);
-    console.log("corpus   KB    op             wasm MB/s   pure MB/s   wasm/pure   same output");
+    console.log("MB/s of UTF-8 by wall clock (by CPU time of the process in brackets); the ratio is pure time / wasm time");
+    console.log("corpus   KB    op             wasm MB/s        pure MB/s        wasm/pure (CPU)      same output");
     for (const name of Object.keys(corpora)) {
       const w = wasm[name], p = pure[name];
       for (const op of ["encode", "decode", "tokenize", "detokenize", "encode_batch", "decode_batch"]) {
-        const mbs = (s) => (w.bytes / s / 1e6).toFixed(2).padStart(9);
+        const mbs = ([wall, cpu]) => `${(w.bytes / wall / 1e6).toFixed(2).padStart(7)} (${(w.bytes / cpu / 1e6).toFixed(2).padStart(6)})`;
         const digest = { encode: "stream_sha", decode: "back_sha", tokenize: "ids_sha", detokenize: "back_sha",
           encode_batch: "ids_sha", decode_batch: "back_sha" }[op];
         const same = w[digest] === p[digest];
-        console.log(`${name.padEnd(7)} ${String(Math.round(w.bytes / 1000)).padStart(4)}   ${op.padEnd(13)} ${mbs(w[op])}   ${mbs(p[op])}   ${(p[op] / w[op]).toFixed(2).padStart(8)}x   ${same}`);
+        console.log(`${name.padEnd(7)} ${String(Math.round(w.bytes / 1000)).padStart(4)}   ${op.padEnd(13)} ${mbs(w[op])}   ${mbs(p[op])}   ${(p[op][0] / w[op][0]).toFixed(2).padStart(7)}x (${(p[op][1] / w[op][1]).toFixed(2).padStart(6)}x)   ${same}`);
       }
     }
     console.log(`fresh process to the end of the run: wasm ${wasm.processSeconds.toFixed(1)} s, pure ${pure.processSeconds.toFixed(1)} s`);
