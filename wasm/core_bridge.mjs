@@ -185,7 +185,7 @@ export async function makeCoreBridge(wasmBytes) {
     tokenTable(textBytes, ends, kinds, bytes) {
       const units = new Uint16Array(textBytes.buffer, textBytes.byteOffset, textBytes.length >>> 1);
       const table = new WasmTable(wasm, unitString(units), unitEnds(units, ends), kinds, bytes);
-      return {
+      const compiled = {
         decode(ids, strict, skipSpecial, maxOutput) {
           const ptr = wasm.writeU32(ids);
           try {
@@ -198,6 +198,11 @@ export async function makeCoreBridge(wasmBytes) {
           }
         },
       };
+      // compiled before the first ids (see warmUp): a few hundred ordinary tokens, three times
+      const ordinary = [];
+      for (let id = 0; id < kinds.length && ordinary.length < 256; id++) if (kinds[id] === 1) ordinary.push(id);
+      for (let k = 0; k < 3; k++) compiled.decode(ordinary, false, false, 1 << 26);
+      return compiled;
     },
 
     /** Bytes of wasm memory (it grows and never shrinks). */
