@@ -213,7 +213,7 @@ export async function makeCoreBridge(wasmBytes) {
 }
 
 // V8 compiles a wasm function on its first call, and the glue's JavaScript is interpreted until
-// it is hot: run the codec once on a short text at load, so that the first encode of a page's
+// it is hot: run the codec on a sample text at load, so that the first encode of a page's
 // text pays neither. 90,000 code points, three times: a shorter one left the first encode of 1 MB
 // at 57 ms of CPU rather than 49–53 (warm: 16–19); loading took 3.2 s of CPU either way.
 const WARM_UP = unitBytes('Héllo WÖRLD 1234 ǅ 😀 naïve\n\tx = f(y) + 2;\n'.repeat(2000));
