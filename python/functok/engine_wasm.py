@@ -38,10 +38,37 @@ def load() -> WasmCore | None:
         return None
     try:
         import functok_core_wasm  # a JavaScript module (wasm/core_bridge.mjs), registered by wasm/functok.mjs
-        from pyodide.ffi import to_js
+        from pyodide.ffi import JsException, to_js
     except ImportError:
         return None
-    return WasmCore(functok_core_wasm, to_js)
+    return WasmCore(_MemoryErrors(functok_core_wasm, JsException), to_js)
+
+
+class _MemoryErrors:
+    """The bridge's functions, with its one error, a RangeError when wasm memory runs out, raised
+    as the MemoryError that ``functok._native`` raises (any other JavaScript error is a bug)."""
+
+    def __init__(self, js: Any, js_exception: type) -> None:
+        self._js = js
+        self._js_exception = js_exception
+
+    def __getattr__(self, name: str):
+        function = getattr(self._js, name)
+        js_exception = self._js_exception
+
+        def call(*args):
+            try:
+                found = function(*args)
+            except js_exception as e:
+                if getattr(e, "name", None) == "RangeError":
+                    raise MemoryError(str(e)) from None
+                raise
+            return _MemoryErrors(found, js_exception) if name in _MAKERS else found
+
+        return call
+
+
+_MAKERS = ("greedyEncoder", "tokenTable")  # their answers are objects of bridge functions too
 
 
 def _uint32(values) -> array:

@@ -108,6 +108,26 @@ describe("the wasm engine and the pure engine inside Pyodide", () => {
     }
   });
 
+  test("wasm memory running out is a MemoryError, as in CPython; other JavaScript errors pass", () => {
+    py.registerJsModule("failing_bridge", {
+      encode: () => { throw new RangeError("functok wasm core: out of memory for a text of 9 UTF-16 units"); },
+      decode: () => { throw new TypeError("a bug"); },
+    });
+    const out = py.runPython(String.raw`
+import failing_bridge
+from pyodide.ffi import JsException
+from functok.engine_wasm import _MemoryErrors
+bridge = _MemoryErrors(failing_bridge, JsException)
+answers = []
+for call in (bridge.encode, bridge.decode):
+    try:
+        call()
+    except Exception as e:
+        answers.append(type(e).__name__)
+answers`).toJs();
+    assert.deepEqual(out, ["MemoryError", "JsException"]);
+  });
+
   test("the wasm engine's tokenizer parts give the pure parts' ids and text", () => {
     const out = py.runPython(TOKENIZER).toJs();
     assert.deepEqual(out.slice(0, 6), [true, true, true, true, true, true]);
