@@ -82,6 +82,8 @@ export interface Functok {
   pyodide: unknown;
   /** functok.__version__ and functok.SPEC_VERSION of the loaded wheel. */
   version: string;
+  /** The engine functok runs on: the C core in WebAssembly, or the pure-Python reference. */
+  engine: "wasm" | "pure";
   specVersion: string;
   encode(text: string, options?: CodecOptions): string;
   decode(stream: string, options?: DecodeOptions): string;
@@ -114,6 +116,10 @@ export interface LoadOptions {
   wheelURL?: string | URL;
   /** functok_bridge.py; defaults to the copy beside functok.mjs. */
   bridgeURL?: string | URL;
+  /** The C core in WebAssembly; defaults to functok-core.wasm beside functok.mjs. */
+  coreURL?: string | URL;
+  /** Run the pure-Python reference instead of the C core (in Node, FUNCTOK_PURE=1 does too). */
+  pure?: boolean;
   /** Called with "runtime", "package" and "ready" as loading goes on. */
   onProgress?: (step: "runtime" | "package" | "ready") => void;
 }

@@ -5,8 +5,14 @@
 // all it needs:
 //   dist/functok.mjs, functok_bridge.py, bundle.json, functok-<version>-py3-none-any.whl
 //   dist/pyodide/   the Pyodide runtime from the pinned `pyodide` npm package
+//   dist/functok-core.wasm, functok_core.mjs   the C core in WebAssembly and its glue
 //
 // Nothing is fetched from the network unless the caller points indexURL or wheelURL there.
+//
+// The package's engine (functok.backend()) is "wasm": the C core that functok for JavaScript
+// runs on, instantiated here and registered as the JavaScript module functok_core_wasm, which
+// python/functok/engine_wasm.py calls. `loadFunctok({ pure: true })`, or FUNCTOK_PURE=1 in
+// Node's environment, keeps it out: the pure-Python reference runs everything.
 
 const HERE = new URL(".", import.meta.url);
 
@@ -53,12 +59,28 @@ async function fetchText(url) {
 
 // Starts Pyodide.  When indexURL is not given, pyodide.mjs in our own folder finds its files
 // next to itself, which works for file paths in Node and for URLs in browsers alike.
-async function startPyodide(indexURL) {
+async function startPyodide(indexURL, pure) {
   const index = indexURL ? asDirectoryURL(indexURL) : new URL("pyodide/", HERE);
   const { loadPyodide } = await import(new URL("pyodide.mjs", index).href);
   const options = { fullStdLib: false, packages: [] };
   if (indexURL) options.indexURL = index.href;
+  if (pure) options.env = { FUNCTOK_PURE: "1" }; // what functok.engine reads at import
   return loadPyodide(options);
+}
+
+/** Whether the caller or (in Node) the environment asks for the pure-Python engine. */
+function wantsPure(options) {
+  if (options.pure !== undefined) return Boolean(options.pure);
+  const env = globalThis.process?.env?.FUNCTOK_PURE;
+  return env !== undefined && env !== "" && env !== "0";
+}
+
+// The C core in WebAssembly and its glue, from our own folder (or coreURL), as the bridge
+// object python/functok/engine_wasm.py calls.
+async function loadCore(coreURL) {
+  const wasmURL = new URL(coreURL ?? "functok-core.wasm", HERE);
+  const [{ makeCoreBridge }, bytes] = await Promise.all([import(new URL("functok_core.mjs", HERE).href), fetchBytes(wasmURL)]);
+  return makeCoreBridge(bytes);
 }
 
 // Installs the wheel by unpacking it into site-packages: no micropip, no package index.
@@ -72,7 +94,7 @@ function installWheel(pyodide, wheelBytes, bridgeSource) {
 /**
  * Loads Pyodide and the functok wheel.
  * @param {{indexURL?: string|URL, wheelURL?: string|URL, bridgeURL?: string|URL,
- *          onProgress?: (step: string) => void}} [options]
+ *          coreURL?: string|URL, pure?: boolean, onProgress?: (step: string) => void}} [options]
  */
 export async function loadFunctok(options = {}) {
   const progress = options.onProgress ?? (() => {});
@@ -81,12 +103,15 @@ export async function loadFunctok(options = {}) {
     ? new URL(options.wheelURL, HERE)
     : new URL((await readBundleInfo()).wheel, HERE);
   const bridgeURL = new URL(options.bridgeURL ?? "functok_bridge.py", HERE);
-  const [pyodide, wheelBytes, bridgeSource] = await Promise.all([
-    startPyodide(options.indexURL),
+  const pure = wantsPure(options);
+  const [pyodide, wheelBytes, bridgeSource, core] = await Promise.all([
+    startPyodide(options.indexURL, pure),
     fetchBytes(wheelURL),
     fetchText(bridgeURL),
+    pure ? null : loadCore(options.coreURL),
   ]);
   progress("package");
+  if (core !== null) pyodide.registerJsModule("functok_core_wasm", core); // before functok is imported
   const bridge = installWheel(pyodide, wheelBytes, bridgeSource);
   const api = makeApi(pyodide, bridge);
   progress("ready");
@@ -130,6 +155,8 @@ function makeApi(pyodide, bridge) {
   return {
     pyodide,
     version: pyodide.runPython("import functok; functok.__version__"),
+    /** The engine functok runs on: "wasm" (the C core in WebAssembly) or "pure" (the reference). */
+    engine: pyodide.runPython("import functok; functok.backend()"),
     specVersion: pyodide.runPython("import functok; functok.SPEC_VERSION"),
     /** Whether the loaded wheel has functok.tokenizer (loadTokenizer needs it). */
     hasTokenizer: pyodide.runPython("import importlib.util; importlib.util.find_spec('functok.tokenizer') is not None"),

@@ -19,7 +19,9 @@ export async function bundleAvailable() {
 /** Loads Pyodide and the functok wheel; the answers have the shapes of codec.mjs's. */
 export async function loadReference(onProgress) {
   const { loadFunctok } = await import(new URL("functok.mjs", BUNDLE).href);
-  const python = await loadFunctok({ onProgress });
+  // pure: the reference runs the spec's executable form, not the C core in WebAssembly, which
+  // functok for JavaScript (what the page checks) may itself run on
+  const python = await loadFunctok({ onProgress, pure: true });
   return {
     version: python.version,
     inspect(text, { splitter, normalize, profile, splitOperators }) {

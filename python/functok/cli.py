@@ -229,7 +229,7 @@ def _add_codec_options(parser: argparse.ArgumentParser) -> None:
 
 
 # What `functok --version` calls the path that runs (functok.backend()).
-_PATH_NAMES = {"native": "C core", "pure": "pure Python"}
+_PATH_NAMES = {"native": "C core", "wasm": "C core in WebAssembly", "pure": "pure Python"}
 
 
 def build_parser(load: Collection[str] | None = None) -> argparse.ArgumentParser:

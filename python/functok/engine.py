@@ -1,11 +1,16 @@
 """The engine seam: which implementation runs functok's ops, chosen once, when functok is imported.
 
-Two engines give the same output and the same errors (the differential tests run each op on
-every engine of :func:`available`, through the ``engine`` fixture of tests/conftest.py):
+Three engines give the same output and the same errors (the differential tests run each op on
+every engine of :func:`available`, through the ``engine`` fixture of tests/conftest.py; under
+Pyodide, wasm/test/'s determinism and conformance tests hold the wasm engine to CPython):
 
 * ``"native"``: functok's C core, ``functok._native``, built from ``native/`` by ``pip install``
   wherever a C compiler is found;
-* ``"pure"``: the pure-Python reference, the spec's executable form and what Pyodide runs. Its
+* ``"wasm"``: the same C core built to WebAssembly (``native/wasm/``), under Pyodide only, where
+  ``wasm/functok.mjs`` provides it (:mod:`functok.engine_wasm`, the one module that speaks to
+  JavaScript); its tokenizer parts are the greedy encoder and the id table (the optimal
+  segmenter and tiktoken's merge rule run the reference's);
+* ``"pure"``: the pure-Python reference, the spec's executable form. Its
   modules (:mod:`functok.encode`, :mod:`functok.decode`, :mod:`functok.pretokenize`,
   :mod:`functok.tokenizer.bpe`, :mod:`functok.tokenizer.segment`...) hold the spec's procedure and
   know nothing of engines; the one thing this engine adds is the cached decoder of
@@ -22,7 +27,7 @@ parts (:func:`greedy_encoder`, :func:`segmenter`, :func:`token_table` with :func
 :func:`tiktoken_merger`), each None on the pure engine, where the tokenizer runs its reference
 parts; ``functok train``'s counts read :data:`core`. This module never imports the tokenizer.
 
->>> backend() in ("native", "pure")
+>>> backend() in ("native", "wasm", "pure")
 True
 """
 
@@ -30,6 +35,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 from types import ModuleType
 from typing import Any, Callable, Iterable, NamedTuple
 
@@ -43,7 +49,7 @@ from .encode import DEFAULT_PROFILE, FEATURES
 from .pretokenize import FUSE_MODES, fuse_mode
 from .split import pattern as split_pattern
 
-__all__ = ["Engine", "NATIVE_ENGINE", "OPS", "PURE", "PURE_ENGINE", "PURE_VARIABLE", "available", "backend",
+__all__ = ["Engine", "NATIVE_ENGINE", "OPS", "PURE", "PURE_ENGINE", "PURE_VARIABLE", "WASM_ENGINE", "available", "backend",
            "compiles_tokenizers", "core", "core_arguments", "current", "decode", "detokenize", "encode",
            "greedy_encoder", "pretokens", "pretokens_by", "segmenter", "tiktoken_merger", "token_table"]
 
@@ -110,41 +116,49 @@ def _check_core_options(normalize, splitter, profile, fold, case, features) -> t
 # -- the C core's ops -----------------------------------------------------------------------------
 
 
-@functools.wraps(reference_encode.encode)
-def _core_encode(text: str, **options) -> str:
-    return _core_module.encode(*core_arguments(text, **options))
+def _core_engine(name: str, core: Any) -> Engine:
+    """The engine of a C core: ``functok._native`` in CPython, or :class:`functok.engine_wasm.WasmCore`
+    (the core in WebAssembly) under Pyodide; both have the same functions. A part the core lacks
+    (the wasm build has no segmenter or tiktoken merger yet) is None: the reference's runs."""
 
+    @functools.wraps(reference_encode.encode)
+    def encode(text: str, **options) -> str:
+        return core.encode(*core_arguments(text, **options))
 
-def _core_pretokens_by(mode: str, text: str, **options) -> list[str]:
-    return _core_module.pretokens(*core_arguments(text, **options), FUSE_MODES.index(mode))
+    def pretokens_by(mode: str, text: str, **options) -> list[str]:
+        return core.pretokens(*core_arguments(text, **options), FUSE_MODES.index(mode))
 
+    @functools.wraps(reference_decode.decode)
+    def decode(stream: str, *, errors: str = "strict", max_output: int = DEFAULT_MAX_OUTPUT) -> str:
+        max_output = check_decode_arguments(stream, errors, max_output)
+        return core.decode(stream, errors == "strict", max_output)  # native/src/decode.c
 
-@functools.wraps(reference_decode.decode)
-def _core_decode(stream: str, *, errors: str = "strict", max_output: int = DEFAULT_MAX_OUTPUT) -> str:
-    max_output = check_decode_arguments(stream, errors, max_output)
-    return _core_module.decode(stream, errors == "strict", max_output)  # native/src/decode.c
+    def greedy_encoder(bpe: Any, pre_tokenizer: Any):
+        if bpe.prefix or bpe.suffix or bpe.unk_token or bpe.ignore_merges:
+            return None  # options the core does not have
+        _, max_digits, cfg, normalize = core_arguments("", normalize=pre_tokenizer.normalize,
+                                                       splitter=pre_tokenizer.splitter, profile=pre_tokenizer.profile)
+        chars = {ord(t): i for t, i in bpe.vocab.items() if len(t) == 1}
+        byte_ids = bpe._bytes if bpe.byte_fallback else [None] * 256
+        encoder = core.GreedyEncoder(chars, bpe.merges, byte_ids, max_digits, cfg, normalize,
+                                     FUSE_MODES.index(pre_tokenizer.fuse), CACHE_LIMIT)
+        if hasattr(encoder, "pre_tokenizer"):  # the wasm core's: its spans() are the pre-tokenizer's
+            encoder.pre_tokenizer = pre_tokenizer
+        return encoder
 
+    def segmenter(candidates: dict, byte_ids: list | None, fallback):
+        try:
+            return core.Segmenter(candidates, byte_ids, fallback)
+        except (TypeError, OverflowError):  # tokens of both kinds, or ids the core cannot hold
+            return None
 
-def _core_greedy_encoder(bpe: Any, pre_tokenizer: Any):
-    if bpe.prefix or bpe.suffix or bpe.unk_token or bpe.ignore_merges:
-        return None  # options the core does not have
-    _, max_digits, cfg, normalize = core_arguments("", normalize=pre_tokenizer.normalize,
-                                                   splitter=pre_tokenizer.splitter, profile=pre_tokenizer.profile)
-    chars = {ord(t): i for t, i in bpe.vocab.items() if len(t) == 1}
-    byte_ids = bpe._bytes if bpe.byte_fallback else [None] * 256
-    return _core_module.GreedyEncoder(chars, bpe.merges, byte_ids, max_digits, cfg, normalize,
-                                      FUSE_MODES.index(pre_tokenizer.fuse), CACHE_LIMIT)
+    def tiktoken_merger(ranks: dict):
+        return core.TiktokenMerger(ranks)
 
-
-def _core_segmenter(candidates: dict, byte_ids: list | None, fallback):
-    try:
-        return _core_module.Segmenter(candidates, byte_ids, fallback)
-    except (TypeError, OverflowError):  # tokens of both kinds, or ids the core cannot hold
-        return None
-
-
-def _core_tiktoken_merger(ranks: dict):
-    return _core_module.TiktokenMerger(ranks)
+    has = functools.partial(hasattr, core)
+    return Engine(name, encode, pretokens_by, decode, greedy_encoder,
+                  segmenter if has("Segmenter") else _none, core.token_table, core.detokenize,
+                  tiktoken_merger if has("TiktokenMerger") else _none)
 
 
 def _none(*args) -> None:
@@ -193,22 +207,35 @@ OPS = Engine._fields[1:]
 PURE_ENGINE = Engine("pure", reference_encode.encode, reference_pretokenize.pretokens_by,
                      decode_fast.decode,  # the reference decoder behind a cache of decoded groups
                      _none, _none, _none, _none, _none)
-NATIVE_ENGINE = None if _core_module is None else Engine(
-    "native", _core_encode, _core_pretokens_by, _core_decode, _core_greedy_encoder, _core_segmenter,
-    _core_module.token_table, _core_module.detokenize, _core_tiktoken_merger)
+NATIVE_ENGINE = None if _core_module is None else _core_engine("native", _core_module)
 """The C core's engine, or None where it is not built or ``FUNCTOK_PURE=1`` keeps it out."""
 
 
+def _load_wasm():
+    """Under Pyodide, the C core in WebAssembly that wasm/functok.mjs provides, else None."""
+    if PURE or _core_module is not None or sys.platform != "emscripten":
+        return None
+    from . import engine_wasm  # Pyodide only: the one module that speaks to JavaScript
+
+    return engine_wasm.load()
+
+
+_wasm_core = _load_wasm()
+WASM_ENGINE = None if _wasm_core is None else _core_engine("wasm", _wasm_core)
+"""Under Pyodide, the C core built to WebAssembly (:mod:`functok.engine_wasm`), else None."""
+
+
 def available() -> list[Engine]:
-    """The engines this process can run: the pure one, and the C core's where it is built and
-    ``FUNCTOK_PURE=1`` is not set (the differential tests run each op on every one)."""
-    return [e for e in (NATIVE_ENGINE, PURE_ENGINE) if e is not None]
+    """The engines this process can run: the pure one, and the C core's where it is built (in
+    CPython, or in WebAssembly under Pyodide) and ``FUNCTOK_PURE=1`` is not set (the
+    differential tests run each op on every one)."""
+    return [e for e in (NATIVE_ENGINE, WASM_ENGINE, PURE_ENGINE) if e is not None]
 
 
 current = available()[0]
 """The engine chosen at import: the C core's where it can run, else the pure one."""
 core = _core_module if current is NATIVE_ENGINE else None
-"""The C core's module where it runs, else None."""
+"""The C core's CPython module where it runs, else None (``functok train``'s counts read it)."""
 
 # This module's functions: the chosen engine's ops (tests/conftest.py's running_on rebinds them).
 encode = current.encode
@@ -222,14 +249,14 @@ tiktoken_merger = current.tiktoken_merger
 
 
 def backend() -> str:
-    """``"native"`` when the C core runs, ``"pure"`` when the pure-Python reference does (the
-    engine chosen at import)."""
-    return "pure" if _core_module is None else "native"
+    """``"native"`` when the C core runs in CPython, ``"wasm"`` when it runs in WebAssembly
+    under Pyodide, ``"pure"`` when the pure-Python reference does (the engine chosen at import)."""
+    return current.name
 
 
 def compiles_tokenizers() -> bool:
     """Whether the chosen engine has compiled tokenizer parts (:attr:`Engine.greedy_encoder`...)."""
-    return current.name == "native"
+    return current.name != "pure"
 
 
 @functools.wraps(reference_pretokenize.pretokens)

@@ -6,18 +6,18 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, test } from "node:test";
-import { DIST, loadBuilt, ROOT } from "./helpers.mjs";
+import { DIST, ENGINES, loadOn, ROOT } from "./helpers.mjs";
 
 const VECTORS = join(ROOT, "conformance", "vectors");
 const sha256 = (path) => createHash("sha256").update(readFileSync(path)).digest("hex");
 
-describe("conformance suite inside Pyodide", () => {
+for (const engine of ENGINES) describe(`conformance suite inside Pyodide (${engine} engine)`, () => {
   let functok;
   let bundle;
 
   before(async () => {
     let module;
-    ({ functok, module } = await loadBuilt());
+    ({ functok, module } = await loadOn(engine));
     bundle = await module.readBundleInfo();
   });
 
@@ -41,6 +41,7 @@ describe("conformance suite inside Pyodide", () => {
     assert.deepEqual(report.not_passed, []);
     assert.equal(report.counts.passed, total);
     assert.ok(total >= 400, `only ${total} vectors`);
+    assert.equal(report.implementation.core, engine);
     t.diagnostic(report.summary_line);
   });
 });

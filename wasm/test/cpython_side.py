@@ -7,7 +7,7 @@ is the interpreter (CPython 3.11 with Unicode 14 here, Pyodide's 3.14 with Unico
 Tasks:
   runtime          the interpreter's own Unicode data, to show that the two sides differ
   calls            answers of functok_bridge.call for a list of {op, args}
-  digests          SHA-256 per document of the stream, the pieces and the token ids
+  digests          SHA-256 per document of the stream, the pieces, the token ids and the decoded text
   errors           strict error (kind, offset) and lenient output for each stream
   train_tokenizer  trains a small functok.Tokenizer and answers the JSON that save() writes
   bench            seconds to encode a text, best of a few runs, with cold and warm caches
@@ -42,15 +42,17 @@ def digest(value: Any) -> str:
 def document_digests(text: str, options: dict[str, Any], handle: int | None) -> dict[str, str]:
     """Stream and pieces digests; with a tokenizer handle, the ids under both segmentations."""
     if handle is None:
+        stream = ask("encode", text=text, **options)
         return {
-            "stream": digest(ask("encode", text=text, **options)),
+            "stream": digest(stream),
             "pieces": digest(ask("pieces", text=text, **options)),
+            "decoded": digest(ask("decode", stream=stream)),
         }
+    ids = {segmentation: ask("tokenizer_encode", handle=handle, text=text, segmentation=segmentation)["ids"]
+           for segmentation in ("greedy", "optimal")}
     return {
-        f"ids_{segmentation}": digest(
-            ask("tokenizer_encode", handle=handle, text=text, segmentation=segmentation)["ids"]
-        )
-        for segmentation in ("greedy", "optimal")
+        **{f"ids_{segmentation}": digest(found) for segmentation, found in ids.items()},
+        "decoded": digest(ask("tokenizer_decode", handle=handle, ids=ids["greedy"])),
     }
 
 

@@ -5,20 +5,27 @@
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 import { codeDocuments, determinismCorpus, udhrDocuments } from "./corpus.mjs";
-import { cpython, digest, loadBuilt, udhrFiles } from "./helpers.mjs";
+import { cpython, digest, ENGINES, loadOn, udhrFiles } from "./helpers.mjs";
 
 // The same digests as cpython_side.py's document_digests, computed from functok.mjs's answers.
 function pyodideDigests(functok, documents, tokenizer) {
   const digests = {};
   for (const { name, text } of documents) {
     digests[name] = tokenizer
-      ? {
-          ids_greedy: digest(tokenizer.encode(text, { segmentation: "greedy" }).ids),
-          ids_optimal: digest(tokenizer.encode(text, { segmentation: "optimal" }).ids),
-        }
-      : { stream: digest(functok.encode(text)), pieces: digest(functok.pieces(text)) };
+      ? tokenizerDigests(tokenizer, text)
+      : { stream: digest(functok.encode(text)), pieces: digest(functok.pieces(text)),
+          decoded: digest(functok.decode(functok.encode(text))) };
   }
   return digests;
+}
+
+function tokenizerDigests(tokenizer, text) {
+  const greedy = tokenizer.encode(text, { segmentation: "greedy" }).ids;
+  return {
+    ids_greedy: digest(greedy),
+    ids_optimal: digest(tokenizer.encode(text, { segmentation: "optimal" }).ids),
+    decoded: digest(tokenizer.decode(greedy)),
+  };
 }
 
 function differences(expected, actual) {
@@ -32,12 +39,17 @@ function differences(expected, actual) {
   return lines;
 }
 
-describe("CPython and Pyodide give identical answers", () => {
+// CPython's digests, computed once for both engines.
+const documents = determinismCorpus();
+let codecReference;
+const tokenizerReference = {};
+const reference = () => (codecReference ??= cpython({ task: "digests", documents }));
+
+for (const engine of ENGINES) describe(`CPython and Pyodide give identical answers (${engine} engine)`, () => {
   let functok;
-  const documents = determinismCorpus();
 
   before(async () => {
-    ({ functok } = await loadBuilt());
+    ({ functok } = await loadOn(engine));
   });
 
   test("the corpus has UDHR, code and edge cases", () => {
@@ -56,11 +68,10 @@ describe("CPython and Pyodide give identical answers", () => {
     assert.notDeepEqual(ours[1], reference.probes);
   });
 
-  test("streams and pieces", () => {
-    const reference = cpython({ task: "digests", documents });
+  test("streams, pieces and decoded text", () => {
     const ours = pyodideDigests(functok, documents, null);
-    assert.deepEqual(differences(reference.documents, ours), []);
-    assert.equal(Object.keys(reference.documents).length, documents.length);
+    assert.deepEqual(differences(reference().documents, ours), []);
+    assert.equal(Object.keys(reference().documents).length, documents.length);
   });
 
   test("token ids under greedy and optimal segmentation", async () => {
@@ -68,12 +79,12 @@ describe("CPython and Pyodide give identical answers", () => {
     // A small tokenizer trained in CPython on the project's own code, so that most of the
     // multilingual corpus is unseen and goes through the lossless fallback.
     const trainingTexts = codeDocuments().map((doc) => doc.text);
-    const { json } = cpython({ task: "train_tokenizer", texts: trainingTexts, vocab_size: 600 });
-    const tokenizer = await functok.loadTokenizer(json);
-    const reference = cpython({ task: "digests", documents, tokenizer: json });
+    tokenizerReference.json ??= cpython({ task: "train_tokenizer", texts: trainingTexts, vocab_size: 600 }).json;
+    const tokenizer = await functok.loadTokenizer(tokenizerReference.json);
+    tokenizerReference.digests ??= cpython({ task: "digests", documents, tokenizer: tokenizerReference.json });
     const ours = pyodideDigests(functok, documents, tokenizer);
-    assert.deepEqual(differences(reference.documents, ours), []);
-    assert.equal(Object.keys(reference.documents).length, documents.length);
+    assert.deepEqual(differences(tokenizerReference.digests.documents, ours), []);
+    assert.equal(Object.keys(tokenizerReference.digests.documents).length, documents.length);
     const sample = documents[0].text;
     assert.equal(tokenizer.decode(tokenizer.encode(sample).ids), functok.decode(functok.encode(sample)));
   });

@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
-import { cpython, loadBuilt } from "./helpers.mjs";
+import { cpython, ENGINES, loadOn } from "./helpers.mjs";
 
 // One malformed stream per error kind, with kind, offset and lenient output worked out by hand
 // from the spec's rules (spec/opcodes.json "errors" and the team's decoding decisions).
@@ -26,12 +26,12 @@ function decodeArgs({ stream, max_output: maxOutput }) {
   return maxOutput === undefined ? { stream } : { stream, max_output: maxOutput };
 }
 
-describe("errors carry kind and offset across the boundary", () => {
+for (const engine of ENGINES) describe(`errors carry kind and offset across the boundary (${engine} engine)`, () => {
   let functok;
   let module;
 
   before(async () => {
-    ({ functok, module } = await loadBuilt());
+    ({ functok, module } = await loadOn(engine));
   });
 
   for (const c of CASES) {

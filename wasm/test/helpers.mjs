@@ -16,6 +16,19 @@ export const DIST = join(WASM, "dist");
 // The corpora are carried in the repository (corpora/), so a fresh clone reads them as CI does.
 export const UDHR = resolve(ROOT, "corpora", "udhr");
 
+/**
+ * The engines the bundle runs functok on: the C core in WebAssembly (the default) and the
+ * pure-Python reference (`loadFunctok({ pure: true })`). The cross-runtime tests run on each.
+ */
+export const ENGINES = ["wasm", "pure"];
+
+/** loadBuilt on one of ENGINES; throws if functok reports another engine. */
+export async function loadOn(engine) {
+  const loaded = await loadBuilt({ pure: engine === "pure" });
+  if (loaded.functok.engine !== engine) throw new Error(`asked for the ${engine} engine, functok runs on ${loaded.functok.engine}`);
+  return loaded;
+}
+
 /** Imports dist/functok.mjs (the built copy, as a user would) and loads Pyodide. */
 export async function loadBuilt(options = {}) {
   const entry = join(DIST, "functok.mjs");

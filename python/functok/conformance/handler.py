@@ -40,10 +40,12 @@ def _start() -> dict:
 
 def _implementation() -> dict:
     """Who answers: the reference, on its C core where that is built (``core``: ``"native"``, the
-    suite's third implementation) or on the pure-Python path (``"pure"``, the spec's executable form)."""
+    suite's third implementation; ``"wasm"``, the same core in WebAssembly under Pyodide) or on
+    the pure-Python path (``"pure"``, the spec's executable form)."""
     core = functok.backend()
-    return {"name": "functok" if core == "pure" else "functok (C core)", "version": functok.__version__,
-            "language": "python" if core == "pure" else "c", "core": core}
+    name = {"pure": "functok", "native": "functok (C core)", "wasm": "functok (C core in WebAssembly)"}[core]
+    return {"name": name, "version": functok.__version__, "language": "python" if core == "pure" else "c",
+            "core": core}
 
 
 def _run(request: dict) -> dict:
