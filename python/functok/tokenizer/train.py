@@ -37,12 +37,13 @@ from dataclasses import dataclass
 from itertools import repeat
 from pathlib import Path
 
+from .. import engine as seam
 from ..engine import core as native, core_arguments as native_arguments
 from ..pretokenize import FUSE_MODES
 from ..pretokenize import pretokens as codec_pretokens
 from .bpe import BYTE_TOKENS
 from .file import with_byte_tokens
-from .fusion import ChainCounter, add_fusion_merges
+from .fusion import ChainCounter, ChainTable, add_fusion_merges
 from .memory import release_freed_memory
 
 __all__ = ["CountOptions", "Corpus", "DEFAULT_FUSE", "DEFAULT_PROFILE", "MAX_MIN_FREQUENCY", "MAX_TRAINING_PRETOKEN",
@@ -98,7 +99,10 @@ def train_bpe(
     # While the trainer runs (its own tables are the peak of the process), the counts wait in
     # flat form: a Python object per pre-token and per chain cost several times their text.
     packed = PackedCounts(words)
-    packed_chains = None if chains is None else pickle.dumps(bounded_chains(chains), pickle.HIGHEST_PROTOCOL)
+    # The chains wait pickled in the fusion step's own flat form (the Counter of tuples, pickled,
+    # cost the step a Python tuple and a str per segment again when it was read back).
+    packed_chains = None if chains is None else pickle.dumps(ChainTable(bounded_chains(chains)),
+                                                             pickle.HIGHEST_PROTOCOL)
     del words, chains
     gc.collect()  # the counting left cycles behind (some 30 MB on 20 MB of code)
     release_freed_memory()
@@ -106,9 +110,10 @@ def train_bpe(
                            special_tokens=special_tokens, show_progress=show_progress)
     release_freed_memory()
     if packed_chains is not None:  # the fusion step reads the pre-tokens' counts in one pass: packed
-        chains = pickle.loads(packed_chains)
+        chain_table = pickle.loads(packed_chains)
         del packed_chains
-        trained = add_fusion_merges(trained, packed, chains, vocab_size, min_frequency=min_frequency)
+        trained = add_fusion_merges(trained, packed, chain_table, vocab_size, min_frequency=min_frequency,
+                                    compiled=seam.fusion_merges)
     return with_byte_tokens(trained, special_tokens)
 
 
