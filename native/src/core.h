@@ -403,6 +403,8 @@ void counter_free(counter *c);
 /* Counts key[0:n] once more; the first time, its segment ends cuts[0:ncuts] (a chain's; none
  * for a pre-token) are kept with it. */
 int counter_add(counter *c, const uint32_t *key, size_t n, const size_t *cuts, size_t ncuts);
+/* counter_add, and the index of key's entry in *index. */
+int counter_index(counter *c, const uint32_t *key, size_t n, const size_t *cuts, size_t ncuts, size_t *index);
 /* The pre-tokens of text under fuse counted into words, as functok's training counts them; with
  * chains, the pre-tokens are those of "none" and each chain of 9.4 of two segments or more is
  * counted into chains as well. */

@@ -310,7 +310,7 @@ def fusion_merges(chains: Counter[tuple[str, ...]], tokens: dict[str, list[str]]
 
 
 class ChainTable:
-    """The chains in flat form: ``segments`` their distinct segments, sorted, with a flag each in
+    """The chains in flat form: ``segments`` their distinct segments, with a flag each in
     ``instruction`` (1: an instruction); chain ``k``'s segments' indices
     ``chain_segments[chain_starts[k]:chain_starts[k + 1]]``, and it occurs ``counts[k]`` times."""
 
@@ -325,6 +325,25 @@ class ChainTable:
             self.chain_segments.extend(index[seg] for seg in segs)
             self.chain_starts.append(len(self.chain_segments))
             self.counts.append(n)
+
+    longest: int | None = None  # the longest chain's length in code points, where the C core counted it
+
+    @classmethod
+    def from_core(cls, segments: list[str], chain_segments: bytes, chain_starts: bytes, counts: bytes,
+                  longest: int) -> ChainTable:
+        """The C core's table (``count_pretokens_packed``): the segments in the order first seen."""
+        table = cls(Counter())
+        table.segments = segments
+        table.instruction = bytes(has_group(seg) for seg in segments)
+        table.chain_segments.frombytes(chain_segments)
+        table.chain_starts = array("q")
+        table.chain_starts.frombytes(chain_starts)
+        table.counts.frombytes(counts)
+        table.longest = longest
+        return table
+
+    def __len__(self) -> int:
+        return len(self.counts)
 
     def chains(self) -> Counter[tuple[str, ...]]:
         """The chains back as a Counter of tuples of segments (what :func:`fusion_merges` reads)."""
