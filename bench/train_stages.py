@@ -19,7 +19,7 @@ import time
 from functok.commands.corpus import CorpusReader
 from functok.tokenizer import fusion, train
 
-STAGES = {train: ("count_texts_packed", "bounded_counts", "kept_alphabet", "ChainTable", "release_freed_memory",
+STAGES = {train: ("count_texts_packed", "bounded_counts", "kept_alphabet", "_bounded_table", "release_freed_memory",
                   "train_counts", "add_fusion_merges", "with_byte_tokens"),
           fusion: ("greedy_segmentation", "_marginal_use", "table_fusion_merges")}
 
