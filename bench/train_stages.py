@@ -19,9 +19,9 @@ import time
 from functok.commands.corpus import CorpusReader
 from functok.tokenizer import fusion, train
 
-STAGES = {train: ("_pretoken_counts", "bounded_counts", "kept_alphabet", "release_freed_memory", "train_counts",
-                  "add_fusion_merges", "with_byte_tokens"),
-          fusion: ("greedy_tokens", "_marginal_use", "fusion_merges")}
+STAGES = {train: ("count_texts_packed", "bounded_counts", "kept_alphabet", "_bounded_table", "release_freed_memory",
+                  "train_counts", "add_fusion_merges", "with_byte_tokens"),
+          fusion: ("greedy_segmentation", "_marginal_use", "table_fusion_merges")}
 
 
 def memory() -> tuple[int, int]:

@@ -156,7 +156,8 @@ def test_every_import_runs_the_way_the_arrows_say():
 
 # -- the engine seam (ARCHITECTURE.md, "The engine seam") -------------------------------------------
 
-REFERENCE_MODULES = ["encode", "decode", "pretokenize", "split", "normalize", "tokenizer/bpe", "tokenizer/segment"]
+REFERENCE_MODULES = ["encode", "decode", "pretokenize", "split", "normalize", "tokenizer/bpe", "tokenizer/segment",
+                     "tokenizer/fusion"]
 ENGINE_MODULES = {"functok.engine", "functok._native", "functok.decode_fast"}
 
 

@@ -109,3 +109,47 @@ def test_the_trained_tokenizer_is_the_pure_one(native, monkeypatch, fuse):
     trained = Tokenizer.train(iter(CORPUS), vocab_size=400, fuse=fuse, show_progress=False).to_str()
     monkeypatch.setattr(train, "native", None)  # the Python count
     assert Tokenizer.train(iter(CORPUS), vocab_size=400, fuse=fuse, show_progress=False).to_str() == trained
+
+
+# --- the flat form (count_pretokens_packed): the same counts, no Python object per key --------
+
+
+def packed_as_lists(native, texts, normalize, splitter, fuse, profile):
+    """count_texts_packed's counts as the lists ``counted`` gives, and the facts it adds."""
+    options = train.CountOptions(normalize=normalize, splitter=splitter, fuse=fuse, profile=profile)
+    try:
+        packed = train.count_texts_packed(iter(texts), options)
+    except FormatError as error:
+        return (FormatError, error.kind, error.offset), None
+    assert isinstance(packed, train.PackedPretokenCounts)
+    words, chains = packed.words, packed.chains
+    facts = (words.separator, words.longest, words.characters, None if chains is None else chains.longest)
+    unpacked = packed.unpacked()
+    return (list(unpacked.words.items()), None if chains is None else list(unpacked.chains.items())), facts
+
+
+@given(TEXTS, st.sampled_from(OPTIONS))
+def test_packed_counts_are_the_counts(native, texts, options):
+    got, facts = packed_as_lists(native, texts, *options)
+    expected = counted("native", texts, *options)
+    assert got == expected
+    if facts is None:
+        return
+    words = dict(expected[0])
+    assert facts[:3] == (train._separator(words), max(map(len, words), default=0), len(set("".join(words))))
+    if options[2] == "frequent":
+        assert facts[3] == max((sum(map(len, c)) for c, _ in expected[1]), default=0)
+
+
+def test_packed_counts_train_the_same_file(native, tmp_path):
+    need_tokenizers()
+    texts = ["The Cat sat. THE CAT SAT! the cat, déjà vu: Déjà Vu " * 20, "def f(x):\n    return X + 1\n" * 30,
+             "a" * 2500 + " b"]
+    for fuse in ("frequent", "none"):
+        options = train.CountOptions(normalize="nfc", splitter="llama3", fuse=fuse, profile="compact")
+        files = []
+        for counts in (train.count_texts(iter(texts), options), train.count_texts_packed(iter(texts), options)):
+            trained = Tokenizer.train(counts, vocab_size=400, fuse=fuse, profile="compact", show_progress=False)
+            trained.save(tmp_path / "t.json")
+            files.append((tmp_path / "t.json").read_bytes())
+        assert files[0] == files[1], fuse

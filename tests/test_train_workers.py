@@ -53,6 +53,8 @@ def test_the_trained_file_is_the_same_for_every_worker_count(tmp_path, capsys, f
 
 
 def as_dicts(counts):
+    """Counts as dicts, whichever form they came in (one process: flat, PackedPretokenCounts)."""
+    counts = counts.unpacked() if hasattr(counts, "unpacked") else counts
     return dict(counts.words), counts.chains and dict(counts.chains)
 
 

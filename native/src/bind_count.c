@@ -1,5 +1,7 @@
 /* Training's pre-token counts in functok._native: count_pretokens (count.c), which reads the texts
- * of an iterable one at a time and counts each with the GIL released. */
+ * of an iterable one at a time and counts each with the GIL released, into dicts, and
+ * count_pretokens_packed, the same counts handed back in flat form (train.py's PackedCounts and
+ * fusion.py's ChainTable), with no Python object per pre-token or chain. */
 #include "binding.h"
 
 /* A str of key[0:n]. */
@@ -36,6 +38,152 @@ static int add_counts(const counter *c, int chains, PyObject *dict) {
     return 0;
 }
 
+/* --- The packed form (count_pretokens_packed): no Python object per key ------------------- */
+
+/* The UTF-8 of cp into out (a surrogate in its 3-byte form, as Python's "surrogatepass" writes
+ * it); its length. */
+static size_t utf8(uint32_t cp, uint8_t *out) {
+    if (cp < 0x80) {
+        out[0] = (uint8_t)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = (uint8_t)(0xC0 | cp >> 6);
+        out[1] = (uint8_t)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        out[0] = (uint8_t)(0xE0 | cp >> 12);
+        out[1] = (uint8_t)(0x80 | (cp >> 6 & 0x3F));
+        out[2] = (uint8_t)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    out[0] = (uint8_t)(0xF0 | cp >> 18);
+    out[1] = (uint8_t)(0x80 | (cp >> 12 & 0x3F));
+    out[2] = (uint8_t)(0x80 | (cp >> 6 & 0x3F));
+    out[3] = (uint8_t)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+/* The first code point from U+0001 up, no surrogate, that no key holds (train.py's _separator),
+ * the number of distinct code points the keys hold and the longest key's length; -1 with an
+ * exception set. */
+static int key_facts(const counter *c, uint32_t *separator, size_t *distinct, size_t *longest) {
+    uint8_t *seen = PyMem_RawCalloc(0x110000 / 8, 1);
+    if (!seen) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *distinct = *longest = 0;
+    for (size_t i = 0; i < c->len; i++) {
+        const uint32_t *key = c->keys.data + c->entries[i].start;
+        if (c->entries[i].len > *longest) *longest = c->entries[i].len;
+        for (size_t k = 0; k < c->entries[i].len; k++) {
+            uint32_t cp = key[k] < 0x110000 ? key[k] : 0;
+            if (!(seen[cp >> 3] & 1 << (cp & 7))) (*distinct)++;
+            seen[cp >> 3] |= (uint8_t)(1 << (cp & 7));
+        }
+    }
+    *separator = 1;
+    while (*separator < 0x110000 && (seen[*separator >> 3] & 1 << (*separator & 7) ||
+                                     (*separator >= 0xD800 && *separator <= 0xDFFF)))
+        (*separator)++;
+    PyMem_RawFree(seen);
+    if (*separator >= 0x110000) {
+        PyErr_SetString(PyExc_ValueError, "the pre-tokens hold every code point: no separator is left");
+        return -1;
+    }
+    return 0;
+}
+
+/* The keys as UTF-8, joined by separator: PackedCounts.data. */
+static PyObject *joined_keys(const counter *c, uint32_t separator) {
+    uint8_t buffer[4];
+    size_t size = 0, gap = utf8(separator, buffer);
+    for (size_t i = 0; i < c->len; i++) {
+        const uint32_t *key = c->keys.data + c->entries[i].start;
+        for (size_t k = 0; k < c->entries[i].len; k++) size += utf8(key[k], buffer);
+        if (i + 1 < c->len) size += gap;
+    }
+    if (size > PY_SSIZE_T_MAX) return PyErr_NoMemory();
+    PyObject *data = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
+    if (!data) return NULL;
+    uint8_t *out = (uint8_t *)PyBytes_AS_STRING(data);
+    for (size_t i = 0; i < c->len; i++) {
+        const uint32_t *key = c->keys.data + c->entries[i].start;
+        for (size_t k = 0; k < c->entries[i].len; k++) out += utf8(key[k], out);
+        if (i + 1 < c->len) out += utf8(separator, out);
+    }
+    return data;
+}
+
+/* The counts, in the keys' order, as the bytes of an array of uint64. */
+static PyObject *count_bytes(const counter *c) {
+    PyObject *data = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(c->len * sizeof(uint64_t)));
+    uint64_t *out = data ? (uint64_t *)PyBytes_AS_STRING(data) : NULL;
+    for (size_t i = 0; out && i < c->len; i++) out[i] = c->entries[i].count;
+    return data;
+}
+
+/* (separator, data, counts, longest, distinct characters): the pre-tokens as PackedCounts holds them. */
+static PyObject *packed_words(const counter *words) {
+    uint32_t separator;
+    size_t distinct, longest;
+    if (key_facts(words, &separator, &distinct, &longest)) return NULL;
+    cpbuf one = {&separator, 1, 1};
+    return Py_BuildValue("(NNNnn)", as_str(&one), joined_keys(words, separator), count_bytes(words),
+                         (Py_ssize_t)longest, (Py_ssize_t)distinct);
+}
+
+/* (segments, chain_segments, chain_starts, counts, longest): the chains as ChainTable holds them,
+ * segments in the order first seen, indices as the bytes of int32 and int64 arrays. */
+static PyObject *packed_chains(const counter *chains, uint64_t seed) {
+    size_t links = 0, longest = 0;
+    for (size_t i = 0; i < chains->len; i++) {
+        links += chains->entries[i].ncuts + 1;
+        if (chains->entries[i].len > longest) longest = chains->entries[i].len;
+    }
+    PyObject *indices = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(links * sizeof(int32_t)));
+    PyObject *starts = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((chains->len + 1) * sizeof(int64_t)));
+    PyObject *segments = NULL, *result = NULL;
+    counter segs;
+    counter_init(&segs);
+    segs.seed = seed;
+    if (!indices || !starts) goto done;
+    int32_t *index_out = (int32_t *)PyBytes_AS_STRING(indices);
+    int64_t *start_out = (int64_t *)PyBytes_AS_STRING(starts);
+    size_t at = 0;
+    start_out[0] = 0;
+    for (size_t i = 0; i < chains->len; i++) {
+        const count_entry *e = &chains->entries[i];
+        const uint32_t *key = chains->keys.data + e->start;
+        for (size_t k = 0, from = 0; k <= e->ncuts; k++) {
+            size_t to = k < e->ncuts ? chains->cuts.data[e->cuts_at + k] : e->len, index;
+            if (counter_index(&segs, key + from, to - from, NULL, 0, &index) || index >= INT32_MAX) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            index_out[at++] = (int32_t)index;
+            from = to;
+        }
+        start_out[i + 1] = (int64_t)at;
+    }
+    segments = PyList_New((Py_ssize_t)segs.len);
+    for (size_t i = 0; segments && i < segs.len; i++) {
+        PyObject *segment = key_str(segs.keys.data + segs.entries[i].start, segs.entries[i].len);
+        if (!segment) Py_CLEAR(segments);
+        else PyList_SET_ITEM(segments, (Py_ssize_t)i, segment);
+    }
+    if (segments)
+        result = Py_BuildValue("(OOONn)", segments, indices, starts, count_bytes(chains), (Py_ssize_t)longest);
+done:
+    counter_free(&segs);
+    Py_XDECREF(segments);
+    Py_XDECREF(indices);
+    Py_XDECREF(starts);
+    return result;
+}
+
 /* Counts the texts' pre-tokens (and chains) into words (and chains); -1 with an exception set. */
 static int count_texts(PyObject *iterator, int max_digits, int cfg, int normalize, int fuse, counter *words,
                        counter *chains) {
@@ -61,6 +209,47 @@ static int count_texts(PyObject *iterator, int max_digits, int cfg, int normaliz
     return PyErr_Occurred() ? -1 : 0;
 }
 
+/* The seed of the counters' hash: Python's str hash is keyed at random per process (or by
+ * PYTHONHASHSEED); the counts do not depend on it, only the time an adversary could cost. -1 with
+ * an exception set. */
+static int counter_seed(uint64_t *seed) {
+    PyObject *seed_text = PyUnicode_FromString("functok count_pretokens");
+    Py_hash_t hash = seed_text ? PyObject_Hash(seed_text) : -1;
+    Py_XDECREF(seed_text);
+    if (hash == -1 && PyErr_Occurred()) return -1;
+    *seed = (uint64_t)hash;
+    return 0;
+}
+
+static PyObject *native_count_pretokens_packed(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *texts;
+    int max_digits, cfg, normalize, fuse, with_chains;
+    if (!PyArg_ParseTuple(args, "Oiipip:count_pretokens_packed", &texts, &max_digits, &cfg, &normalize, &fuse,
+                          &with_chains))
+        return NULL;
+    PyObject *iterator = PyObject_GetIter(texts);
+    if (!iterator) return NULL;
+    counter words, chains;
+    counter_init(&words);
+    counter_init(&chains);
+    PyObject *result = NULL;
+    if (!counter_seed(&words.seed) &&
+        !count_texts(iterator, max_digits, cfg, normalize, fuse, &words, with_chains ? &chains : NULL)) {
+        chains.seed = words.seed;
+        PyObject *packed = packed_words(&words);
+        counter_free(&words); /* before the chains are packed: the two peaks apart */
+        PyObject *table = packed && with_chains ? packed_chains(&chains, chains.seed) : Py_NewRef(Py_None);
+        result = packed && table ? PyTuple_Pack(2, packed, table) : NULL;
+        Py_XDECREF(packed);
+        Py_XDECREF(table);
+    }
+    Py_DECREF(iterator);
+    counter_free(&words);
+    counter_free(&chains);
+    return result;
+}
+
 static PyObject *native_count_pretokens(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *texts, *words_out, *chains_out;
@@ -77,16 +266,11 @@ static PyObject *native_count_pretokens(PyObject *self, PyObject *args) {
     counter words, chains;
     counter_init(&words);
     counter_init(&chains);
-    /* The seed of the counters' hash: Python's str hash is keyed at random per process (or by
-     * PYTHONHASHSEED); the counts do not depend on it, only the time an adversary could cost. */
-    PyObject *seed_text = PyUnicode_FromString("functok count_pretokens");
-    Py_hash_t seed = seed_text ? PyObject_Hash(seed_text) : -1;
-    Py_XDECREF(seed_text);
-    if (seed == -1 && PyErr_Occurred()) {
+    if (counter_seed(&words.seed)) {
         Py_DECREF(iterator);
         return NULL;
     }
-    words.seed = chains.seed = (uint64_t)seed;
+    chains.seed = words.seed;
     int with_chains = chains_out != Py_None;
     int failed = count_texts(iterator, max_digits, cfg, normalize, fuse, &words, with_chains ? &chains : NULL) ||
                  add_counts(&words, 0, words_out) || (with_chains && add_counts(&chains, 1, chains_out));
@@ -102,5 +286,12 @@ PyMethodDef count_methods[] = {
      "of the texts occurs (spec 9), into the empty dict words; with a dict chains (else None), the pre-tokens of "
      "fuse 'none', and how often each chain of 9.4 of two segments or more occurs, as the tuple of its segments, "
      "into chains. Keys in the order first seen."},
+    {"count_pretokens_packed", native_count_pretokens_packed, METH_VARARGS,
+     "count_pretokens_packed(texts, max_digits, cfg, normalize, fuse, with_chains) -> (words, chains): "
+     "count_pretokens's counts in flat form, with no Python object per key: words is (separator, UTF-8 "
+     "of the pre-tokens joined by it, their counts as uint64 bytes, the longest's length, the distinct "
+     "characters), chains (with_chains; else None) is (the distinct segments in the order first seen, "
+     "each chain's segment indices as int32 bytes, the chains' starts in them as int64 bytes, their "
+     "counts as uint64 bytes, the longest chain's length). Keys in the order first seen."},
     {NULL, NULL, 0, NULL},
 };

@@ -54,6 +54,7 @@ void release(prepared *p);
 extern PyMethodDef codec_methods[];
 extern PyMethodDef count_methods[]; /* bind_count.c */
 extern PyMethodDef decode_methods[]; /* bind_decode.c */
+extern PyMethodDef fusion_methods[]; /* bind_fusion.c */
 extern PyMethodDef detokenize_methods[]; /* bind_detokenize.c */
 /* The types of the bind_*.c files, which module.c adds to the module. */
 extern PyTypeObject segmenter_type; /* bind_segment.c: Segmenter (spec 10) */

@@ -416,10 +416,52 @@ void counter_free(counter *c);
 /* Counts key[0:n] once more; the first time, its segment ends cuts[0:ncuts] (a chain's; none
  * for a pre-token) are kept with it. */
 int counter_add(counter *c, const uint32_t *key, size_t n, const size_t *cuts, size_t ncuts);
+/* counter_add, and the index of key's entry in *index. */
+int counter_index(counter *c, const uint32_t *key, size_t n, const size_t *cuts, size_t ncuts, size_t *index);
 /* The pre-tokens of text under fuse counted into words, as functok's training counts them; with
  * chains, the pre-tokens are those of "none" and each chain of 9.4 of two segments or more is
  * counted into chains as well. */
 int count_pretokens(const uint32_t *text, size_t n, int max_digits, int cfg, int fuse, counter *words,
                     counter *chains);
+
+/* --- Training's fusion merges (fusion.c) -------------------------------------------------- */
+
+/* The input of fusion_merges: the tokens (text[token_ends[i-1]:token_ends[i]], token_ends[-1]
+ * being 0; unmergeable[i]: a byte-fallback token, which no fusion merge joins), the distinct
+ * segments (segment_tokens[segment_starts[j]:segment_starts[j+1]] their tokens' ids, instruction[j]
+ * whether the segment is one), and the distinct chains (chain_segments[chain_starts[k]:
+ * chain_starts[k+1]] their segments' indices, counts[k] > 0 how often each occurs). */
+typedef struct {
+    const uint32_t *text;
+    const size_t *token_ends;
+    const uint8_t *unmergeable;
+    size_t ntokens;
+    const int32_t *segment_tokens;
+    const int64_t *segment_starts;
+    const uint8_t *instruction;
+    size_t nsegments;
+    const int32_t *chain_segments;
+    const int64_t *chain_starts;
+    const uint64_t *counts;
+    size_t nchains;
+} fusion_input;
+
+/* The merges found: merges[2i], merges[2i+1] the token ids of merge i, in a token table that is the
+ * input's with the merges' new tokens after it (text[ends[i-1]:ends[i]]). */
+typedef struct {
+    uint32_t *merges;
+    size_t len, cap;
+    cpbuf text;
+    size_t *ends, ntokens;
+} fusion_result;
+
+enum { FUSION_INVALID = -2, FUSION_OVERFLOW = -3 };
+/* Up to limit fusion merges of spec 9.4's training, the most frequent legal pair first (ties: the
+ * smaller pair of strings), each applied before the next is counted, stopping at the first pair
+ * counted fewer than min_count times; seed keys the hash tables. 0, or -1 out of memory,
+ * FUSION_INVALID for indices out of range or a count of 0, FUSION_OVERFLOW for a pair counted 2^64
+ * times or more or more than 2^32 - 2 symbols, tokens or pairs (out is then empty). */
+int fusion_merges(const fusion_input *in, size_t limit, uint64_t min_count, uint64_t seed, fusion_result *out);
+void fusion_result_free(fusion_result *out);
 
 #endif

@@ -67,6 +67,11 @@ static int same_key(const counter *c, const count_entry *e, const uint32_t *key,
 }
 
 int counter_add(counter *c, const uint32_t *key, size_t n, const size_t *cuts, size_t ncuts) {
+    size_t index;
+    return counter_index(c, key, n, cuts, ncuts, &index);
+}
+
+int counter_index(counter *c, const uint32_t *key, size_t n, const size_t *cuts, size_t ncuts, size_t *index) {
     if (2 * (c->len + 1) > c->slot_count && grow_slots(c)) return -1;
     if (c->len >= UINT32_MAX - 1) return -1; /* a slot holds the index in 32 bits */
     uint64_t h = hash_of(c->seed, key, n);
@@ -76,6 +81,7 @@ int counter_add(counter *c, const uint32_t *key, size_t n, const size_t *cuts, s
         count_entry *e = &c->entries[(c->slots[at] & UINT32_MAX) - 1];
         if (e->hash == h && same_key(c, e, key, n)) {
             e->count++;
+            *index = (size_t)(e - c->entries);
             return 0;
         }
     }
@@ -85,6 +91,7 @@ int counter_add(counter *c, const uint32_t *key, size_t n, const size_t *cuts, s
     for (size_t k = 0; k < ncuts; k++)
         if (offsets_push(&c->cuts, cuts[k])) return -1;
     c->entries[c->len] = e;
+    *index = c->len;
     c->slots[at] = slot_of(h, c->len++);
     return 0;
 }

@@ -2,7 +2,8 @@
  * files share (binding.h) and builds the module from their tables and types: bind_codec.c (encode,
  * pretokens, nfc, split), bind_count.c (count_pretokens, for training), bind_decode.c (decode),
  * bind_detokenize.c (Tokenizer.decode's fast road), bind_segment.c (Segmenter),
- * bind_tokenizer.c (GreedyEncoder) and bind_tiktoken.c (TiktokenMerger). Each function takes
+ * bind_fusion.c (fusion_merges, for training), bind_tokenizer.c (GreedyEncoder) and bind_tiktoken.c
+ * (TiktokenMerger). Each function takes
  * and gives Python objects;
  * the work runs on the text's code points (read in place, or a copy) with the GIL released, so
  * that threads run in parallel. The pure path stays the reference. */
@@ -191,6 +192,7 @@ PyMODINIT_FUNC PyInit__native(void) {
     PyObject *m = PyModule_Create(&module);
     if (m && (PyModule_AddFunctions(m, codec_methods) || PyModule_AddFunctions(m, count_methods))) Py_CLEAR(m);
     if (m && PyModule_AddFunctions(m, decode_methods)) Py_CLEAR(m);
+    if (m && PyModule_AddFunctions(m, fusion_methods)) Py_CLEAR(m);
     if (m && PyModule_AddFunctions(m, detokenize_methods)) Py_CLEAR(m);
     if (m && PyModule_AddType(m, &segmenter_type)) Py_CLEAR(m);
     if (m && (PyModule_AddType(m, &GreedyEncoderType) || PyModule_AddType(m, &TiktokenMergerType))) Py_CLEAR(m);

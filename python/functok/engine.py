@@ -34,6 +34,7 @@ True
 from __future__ import annotations
 
 import functools
+import math
 import os
 import sys
 from types import ModuleType
@@ -51,7 +52,8 @@ from .split import pattern as split_pattern
 
 __all__ = ["Engine", "NATIVE_ENGINE", "OPS", "PURE", "PURE_ENGINE", "PURE_VARIABLE", "WASM_ENGINE", "available", "backend",
            "compiles_tokenizers", "core", "core_arguments", "current", "decode", "detokenize", "encode",
-           "greedy_encoder", "pretokens", "pretokens_by", "segmenter", "tiktoken_merger", "token_table"]
+           "fusion_merges", "greedy_encoder", "pretokens", "pretokens_by", "segmenter", "tiktoken_merger",
+           "token_table"]
 
 PURE_VARIABLE = "FUNCTOK_PURE"
 PURE = os.environ.get(PURE_VARIABLE, "") not in ("", "0")
@@ -155,10 +157,35 @@ def _core_engine(name: str, core: Any) -> Engine:
     def tiktoken_merger(ranks: dict):
         return core.TiktokenMerger(ranks)
 
+    def fusion_merges(table: Any, segmentation: Any, limit: int, min_count: float) -> list | None:
+        at_least = _count_floor(min_count)
+        if at_least is None:
+            return None
+        n = len(table.segments)  # the segmentation's first n words are the table's segments
+        try:
+            return core.fusion_merges(
+                segmentation.tokens, segmentation.unmergeable(), segmentation.ids, memoryview(segmentation.starts)[:n + 1],
+                table.instruction, table.chain_segments, table.chain_starts, table.counts,
+                max(0, min(limit, sys.maxsize)), at_least)
+        except OverflowError:  # a count past 64 bits
+            return None
+
     has = functools.partial(hasattr, core)
     return Engine(name, encode, pretokens_by, decode, greedy_encoder,
                   segmenter if has("Segmenter") else _none, core.token_table, core.detokenize,
-                  tiktoken_merger if has("TiktokenMerger") else _none)
+                  tiktoken_merger if has("TiktokenMerger") else _none,
+                  fusion_merges if has("fusion_merges") else _none)
+
+
+def _count_floor(min_count: float) -> int | None:
+    """The least whole count that is not below ``min_count`` (a pair's count c stops the merges when
+    ``c < min_count``, the reference's test), or None past the core's 64 bits."""
+    if min_count != min_count:  # NaN: no count is below it
+        return 0
+    if min_count == math.inf:
+        return None
+    floor = max(0, math.ceil(min_count)) if min_count != -math.inf else 0
+    return floor if floor < 1 << 64 else None
 
 
 def _none(*args) -> None:
@@ -187,7 +214,9 @@ class Engine(NamedTuple):
       strict, skip_special_tokens, max_output)``, which gives the text wherever no question comes
       up and None at an unknown id, invalid UTF-8 in byte tokens or a strict format error (the
       caller then decodes the ids itself);
-    * ``tiktoken_merger(ranks)``: tiktoken's merge rule (``tokenize(piece)``) over ``ranks``.
+    * ``tiktoken_merger(ranks)``: tiktoken's merge rule (``tokenize(piece)``) over ``ranks``;
+    * ``fusion_merges(table, segmentation, limit, min_count)``: training's fusion merges
+      (:data:`functok.tokenizer.fusion.CompiledMerges`), or None where the reference must run.
     """
 
     name: str
@@ -199,6 +228,7 @@ class Engine(NamedTuple):
     token_table: Callable[[dict, dict, dict], Any]
     detokenize: Callable[..., Any]
     tiktoken_merger: Callable[[dict], Any]
+    fusion_merges: Callable[[Any, Any, int, float], Any]
 
 
 OPS = Engine._fields[1:]
@@ -206,7 +236,7 @@ OPS = Engine._fields[1:]
 
 PURE_ENGINE = Engine("pure", reference_encode.encode, reference_pretokenize.pretokens_by,
                      decode_fast.decode,  # the reference decoder behind a cache of decoded groups
-                     _none, _none, _none, _none, _none)
+                     _none, _none, _none, _none, _none, _none)
 NATIVE_ENGINE = None if _core_module is None else _core_engine("native", _core_module)
 """The C core's engine, or None where it is not built or ``FUNCTOK_PURE=1`` keeps it out."""
 
@@ -246,6 +276,7 @@ segmenter = current.segmenter
 token_table = current.token_table
 detokenize = current.detokenize
 tiktoken_merger = current.tiktoken_merger
+fusion_merges = current.fusion_merges
 
 
 def backend() -> str:

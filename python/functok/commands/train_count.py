@@ -16,7 +16,10 @@ for byte, for every N (``tests/test_train_cli.py``). With ``min_count`` above 1 
 pruning is per shard, before the merge, which is what keeps each worker's memory to its own
 shard's frequent pre-tokens.
 
-**Memory.** A worker holds its shard's distinct pre-tokens and chains; the caller, the merged
+**Memory.** With one worker and no pruning, the C core hands the counts back in flat form
+(:class:`~functok.tokenizer.train.PackedPretokenCounts`: the pre-tokens' UTF-8 and arrays of
+counts and ids, no Python object per pre-token or chain), so counting holds about the C table's
+size. A worker holds its shard's distinct pre-tokens and chains; the caller, the merged
 counts (the corpus's distinct pre-tokens, whatever its size: docs/corpus.md measures it) and one
 shard's at a time while adding it. At most :data:`QUEUE_TEXTS` texts wait for each worker.
 """
@@ -27,7 +30,7 @@ import multiprocessing
 import queue
 from collections.abc import Iterable
 
-from ..tokenizer.train import CountOptions, PretokenCounts, count_texts
+from ..tokenizer.train import CountOptions, PackedPretokenCounts, PretokenCounts, count_texts, count_texts_packed
 
 __all__ = ["QUEUE_TEXTS", "count_corpus"]
 
@@ -36,13 +39,14 @@ _POLL_SECONDS = 1.0  # how often a wait checks that the workers are alive
 
 
 def count_corpus(texts: Iterable[str], options: CountOptions, *, workers: int = 1,
-                 min_count: int = 1) -> PretokenCounts:
+                 min_count: int = 1) -> PretokenCounts | PackedPretokenCounts:
     """The pre-token counts of ``texts`` under ``options``, counted by ``workers`` processes
-    (1: in this one), each dropping what its shard saw fewer than ``min_count`` times."""
+    (1: in this one, in flat form where the C core counts: ``PackedPretokenCounts``), each
+    dropping what its shard saw fewer than ``min_count`` times."""
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
-    if workers == 1:
-        return count_texts(texts, options).pruned(min_count)
+    if workers == 1:  # flat, with no Python object per pre-token, where the C core counts and nothing is pruned
+        return count_texts_packed(texts, options) if min_count <= 1 else count_texts(texts, options).pruned(min_count)
     return _count_in_processes(texts, options, workers, min_count)
 
 

@@ -28,16 +28,18 @@ from __future__ import annotations
 import heapq
 import json
 import re
+from array import array
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Optional
 
 from ..pretokenize import chained, has_group
 from .bpe import BYTE_TOKENS, merge_pair
 from .file import with_byte_tokens
 from .memory import release_freed_memory
 
-__all__ = ["ChainCounter", "MARGINAL_MERGES", "add_fusion_merges", "fusion_merges", "greedy_tokens", "merges_of",
-           "truncate"]
+__all__ = ["ChainCounter", "ChainTable", "MARGINAL_MERGES", "Segmentation", "add_fusion_merges", "fusion_merges",
+           "greedy_segmentation", "greedy_tokens", "merges_of", "table_fusion_merges", "truncate"]
 
 MARGINAL_MERGES = 200  # the last split merges whose tokens' use prices an entry (the K rule)
 _INSTRUCTION = -1  # owner of a symbol made of instructions only
@@ -114,6 +116,62 @@ def greedy_tokens(trained: dict, words: Iterable[str]) -> dict[str, list[str]]:
     return out
 
 
+class Segmentation:
+    """Greedy segmentations of words in flat form: ``tokens`` the token strings by id (distinct),
+    word ``k``'s token ids ``ids[starts[k]:starts[k + 1]]``. A dict of lists of strings, one list
+    per word, cost some 150 bytes a word more (1.7 GB for the chains' segments of 400 MB of code)."""
+
+    def __init__(self, tokens: list[str]) -> None:
+        self.tokens = tokens
+        self.ids = array("i")
+        self.starts = array("q", [0])
+
+    def add(self, ids: Iterable[int]) -> None:
+        self.ids.extend(ids)
+        self.starts.append(len(self.ids))
+
+    def __len__(self) -> int:
+        return len(self.starts) - 1
+
+    def token_strings(self, k: int) -> list[str]:
+        """Word ``k``'s tokens as strings."""
+        return [self.tokens[i] for i in self.ids[self.starts[k]:self.starts[k + 1]]]
+
+    def unmergeable(self) -> bytes:
+        """One flag per token: 1 for a byte-fallback token (no fusion merge joins one)."""
+        return bytes(t in BYTE_TOKENS for t in self.tokens)
+
+
+def greedy_segmentation(trained: dict, words: Iterable[str]) -> Segmentation:
+    """:func:`greedy_tokens` in flat form: the words' token ids, in ``words``' order, under
+    ``trained``'s greedy BPE with the byte tokens in place (``tokens`` its whole vocabulary)."""
+    from tokenizers import Tokenizer as HFTokenizer
+
+    model = with_byte_tokens(trained, [])
+    vocab = model["model"]["vocab"]
+    tokens = [""] * len(vocab)
+    for token, i in vocab.items():  # with_byte_tokens numbers them 0, 1, ... in order
+        tokens[i] = token
+    hf = HFTokenizer.from_str(json.dumps(model))
+    del model, vocab
+    out = Segmentation(tokens)
+    chunk: list[str] = []
+    for word in words:
+        chunk.append(word)
+        if len(chunk) == 20_000:
+            _segment_into(out, hf, chunk)
+            chunk = []
+    _segment_into(out, hf, chunk)
+    del hf
+    release_freed_memory()  # the encoder's threads' arenas (see greedy_tokens)
+    return out
+
+
+def _segment_into(out: Segmentation, hf, words: list[str]) -> None:
+    for enc in hf.encode_batch(words, add_special_tokens=False) if words else ():
+        out.add(enc.ids)
+
+
 def _last_tokens(trained: dict) -> set[str]:
     """The tokens made by the last :data:`MARGINAL_MERGES` merges."""
     return {a + b for a, b in merges_of(trained)[-MARGINAL_MERGES:]}
@@ -127,19 +185,25 @@ def _holding_any(words: Iterable[str], tokens: set[str], skip: set[str]) -> list
     return sorted(w for w in words if w not in skip and holds(w))
 
 
-def _marginal_use(trained: dict, split_counts, tokens: dict[str, list[str]]) -> float:
+def _marginal_use(trained: dict, split_counts, words: list[str], segmentation: Segmentation) -> float:
     """The K rule's price of an entry: the mean use, in the training pre-tokens, of the tokens
-    made by the last :data:`MARGINAL_MERGES` merges. ``tokens`` holds the segmentation of every
-    pre-token that holds one of them as a substring (those missing from it hold none)."""
+    made by the last :data:`MARGINAL_MERGES` merges. ``segmentation`` segments ``words``, which hold
+    every pre-token that holds one of them as a substring (the others hold none)."""
     last = _last_tokens(trained)
     if not last:
         return float("inf")
-    use: Counter[str] = Counter()
+    last_ids = {i for i, t in enumerate(segmentation.tokens) if t in last}
+    ids, starts = segmentation.ids, segmentation.starts
+    holding = {}  # only the words whose segmentation holds a last token: their tokens' ids
+    for k, word in enumerate(words):
+        found = [i for i in ids[starts[k]:starts[k + 1]] if i in last_ids]
+        if found:
+            holding[word] = found
+    use: Counter[int] = Counter()
     for word, n in split_counts.items():
-        for t in tokens.get(word, ()):
-            if t in last:
-                use[t] += n
-    return sum(use[t] for t in last) / len(last)
+        for i in holding.get(word, ()):
+            use[i] += n
+    return sum(use[i] for i in last_ids) / len(last)
 
 
 # --- The fusion merges ---------------------------------------------------------------------
@@ -245,6 +309,72 @@ def fusion_merges(chains: Counter[tuple[str, ...]], tokens: dict[str, list[str]]
     return merges
 
 
+class ChainTable:
+    """The chains in flat form: ``segments`` their distinct segments, with a flag each in
+    ``instruction`` (1: an instruction); chain ``k``'s segments' indices
+    ``chain_segments[chain_starts[k]:chain_starts[k + 1]]``, and it occurs ``counts[k]`` times."""
+
+    def __init__(self, chains: Counter[tuple[str, ...]]) -> None:
+        self.segments = sorted({seg for segs in chains for seg in segs})
+        self.instruction = bytes(has_group(seg) for seg in self.segments)
+        index = {seg: k for k, seg in enumerate(self.segments)}
+        self.chain_segments = array("i")
+        self.chain_starts = array("q", [0])
+        self.counts = array("Q")
+        for segs, n in chains.items():
+            self.chain_segments.extend(index[seg] for seg in segs)
+            self.chain_starts.append(len(self.chain_segments))
+            self.counts.append(n)
+
+    longest: int | None = None  # the longest chain's length in code points, where the C core counted it
+
+    @classmethod
+    def from_core(cls, segments: list[str], chain_segments: bytes, chain_starts: bytes, counts: bytes,
+                  longest: int) -> ChainTable:
+        """The C core's table (``count_pretokens_packed``): the segments in the order first seen."""
+        table = cls(Counter())
+        table.segments = segments
+        table.instruction = bytes(has_group(seg) for seg in segments)
+        table.chain_segments.frombytes(chain_segments)
+        table.chain_starts = array("q")
+        table.chain_starts.frombytes(chain_starts)
+        table.counts.frombytes(counts)
+        table.longest = longest
+        return table
+
+    def __len__(self) -> int:
+        return len(self.counts)
+
+    def chains(self) -> Counter[tuple[str, ...]]:
+        """The chains back as a Counter of tuples of segments (what :func:`fusion_merges` reads)."""
+        out: Counter[tuple[str, ...]] = Counter()
+        starts, segs = self.chain_starts, self.chain_segments
+        for k, n in enumerate(self.counts):
+            out[tuple(self.segments[j] for j in segs[starts[k]:starts[k + 1]])] += n
+        return out
+
+
+CompiledMerges = Callable[[ChainTable, Segmentation, int, float], Optional[list]]
+"""A compiled :func:`fusion_merges` on the flat forms (``(table, segmentation, limit,
+min_count)``, the segmentation's first words being the table's segments), giving the same
+merges, or None where it has none or the input is past its range: then the reference runs."""
+
+
+def _no_compiled(table: ChainTable, segmentation: Segmentation, limit: int, min_count: float) -> None:
+    return None
+
+
+def table_fusion_merges(table: ChainTable, segmentation: Segmentation, *, limit: int, min_count: float,
+                        compiled: CompiledMerges = _no_compiled) -> list[tuple[str, str]]:
+    """:func:`fusion_merges` on the flat forms: ``compiled``'s merges, or the reference's on the
+    chains and segmentation rebuilt as a Counter and a dict where it gives none."""
+    found = compiled(table, segmentation, limit, min_count)
+    if found is not None:
+        return found
+    tokens = {seg: segmentation.token_strings(k) for k, seg in enumerate(table.segments)}
+    return fusion_merges(table.chains(), tokens, limit=limit, min_count=min_count)
+
+
 def _with_merges(split: dict, merges: list[tuple[str, str]]) -> dict:
     """The split model with fusion merges appended: their results take the next ids."""
     vocab = dict(split["model"]["vocab"])
@@ -257,36 +387,44 @@ def _with_merges(split: dict, merges: list[tuple[str, str]]) -> dict:
     return dict(split, model=model)
 
 
-def add_fusion_merges(trained: dict, split_counts, chains: Counter[tuple[str, ...]],
-                      budget: int, *, min_frequency: int = 0) -> dict:
+def add_fusion_merges(trained: dict, split_counts, chains: Counter[tuple[str, ...]] | ChainTable,
+                      budget: int, *, min_frequency: int = 0, compiled: CompiledMerges = _no_compiled) -> dict:
     """A ``fuse="frequent"`` model of ``budget`` entries (byte tokens included) from a split
     training (``fuse="none"`` pre-tokens ``split_counts``: a Counter, or anything whose
     ``items()`` gives each pre-token and its count, such as ``train.PackedCounts``; read
     twice) at ``budget`` or more, and the
-    training chains. K is fixed by the K rule at the full budget (the merges that occur at least
+    training chains (a Counter of tuples of segments, or their :class:`ChainTable`). K is fixed by the K rule at the full budget (the merges that occur at least
     as often as :func:`_marginal_use`); the split model is cut to ``budget - K`` and K fusion
     merges are chosen on its segmentation. When the split training ran out of merges before
-    ``budget``, the room left goes to fusion merges instead."""
+    ``budget``, the room left goes to fusion merges instead. ``compiled`` chooses the merges
+    where it can (see :data:`CompiledMerges`); the result is the same either way."""
     # Only two sets of pre-tokens are ever segmented: the chains' segments (the fusion merges
     # read them) and, for the K rule's price, the pre-tokens that hold a token of the last merges
     # (a token is a substring of every pre-token whose segmentation holds it; the others add
     # nothing to its use). Segmenting every distinct pre-token, twice, was most of the step.
-    segments = sorted({seg for segs in chains for seg in segs})
+    # The chains and segmentations stay in flat form (a Python object per chain and per token
+    # list cost several times the merges' own tables).
+    table = chains if isinstance(chains, ChainTable) else ChainTable(chains)
+    del chains
+    segments = table.segments
     floor = max(1, min_frequency)
     full = truncate(trained, budget)
     if full is None:  # the corpus ran out of split merges: fill what is left
         room = budget - len(BYTE_TOKENS) - len(trained["model"]["vocab"])
-        tokens = greedy_tokens(trained, segments)
-        return _with_merges(trained, fusion_merges(chains, tokens, limit=room, min_count=floor))
+        segmentation = greedy_segmentation(trained, segments)
+        return _with_merges(trained, table_fusion_merges(table, segmentation, limit=room, min_count=floor,
+                                                         compiled=compiled))
     priced = _holding_any((word for word, _ in split_counts.items()), _last_tokens(full), skip=set(segments))
-    tokens = greedy_tokens(full, segments + priced)
-    price = max(floor, _marginal_use(full, split_counts, tokens))
-    k = len(fusion_merges(chains, tokens, limit=len(merges_of(full)), min_count=price))
+    segmentation = greedy_segmentation(full, segments + priced)
+    price = max(floor, _marginal_use(full, split_counts, segments + priced, segmentation))
+    del priced
+    k = len(table_fusion_merges(table, segmentation, limit=len(merges_of(full)), min_count=price,
+                                compiled=compiled))
     if k == 0:
         return full
-    del tokens  # before the next segmentation is built, not after: the two would be held at once
-    tokens = greedy_tokens(truncate(trained, budget - k), segments)
-    merges = fusion_merges(chains, tokens, limit=k, min_count=floor)
+    del segmentation  # before the next segmentation is built, not after: the two would be held at once
+    segmentation = greedy_segmentation(truncate(trained, budget - k), segments)
+    merges = table_fusion_merges(table, segmentation, limit=k, min_count=floor, compiled=compiled)
     # On the coarser segmentation the chains may offer fewer than k merges: the room they leave
     # goes back to split merges (their tokens include every token of the shorter cut).
     new = len({a + b for a, b in merges} - full["model"]["vocab"].keys())

@@ -37,17 +37,18 @@ from dataclasses import dataclass
 from itertools import repeat
 from pathlib import Path
 
+from .. import engine as seam
 from ..engine import core as native, core_arguments as native_arguments
 from ..pretokenize import FUSE_MODES
 from ..pretokenize import pretokens as codec_pretokens
 from .bpe import BYTE_TOKENS
 from .file import with_byte_tokens
-from .fusion import ChainCounter, add_fusion_merges
+from .fusion import ChainCounter, ChainTable, add_fusion_merges
 from .memory import release_freed_memory
 
 __all__ = ["CountOptions", "Corpus", "DEFAULT_FUSE", "DEFAULT_PROFILE", "MAX_MIN_FREQUENCY", "MAX_TRAINING_PRETOKEN",
-           "MAX_VOCAB_SIZE", "PackedCounts", "PretokenCounts", "bounded_chains", "bounded_counts", "check_training_options",
-           "count_texts", "train_bpe",
+           "MAX_VOCAB_SIZE", "PackedCounts", "PackedPretokenCounts", "PretokenCounts", "bounded_chains", "bounded_counts", "check_training_options",
+           "count_texts", "count_texts_packed", "train_bpe",
            "train_counts", "with_byte_tokens"]
 
 Corpus = str | os.PathLike | Sequence[str | os.PathLike] | Iterable[str]
@@ -87,18 +88,20 @@ def train_bpe(
                            special_tokens=special_tokens)
     room = alphabet_room(vocab_size, special_tokens)
     options = CountOptions(normalize=normalize, splitter=splitter, fuse=fuse, profile=profile)
-    if isinstance(corpus, PretokenCounts):
+    if isinstance(corpus, (PretokenCounts, PackedPretokenCounts)):
         if corpus.options != options:
             raise ValueError(f"the counts were made with {corpus.options}, not {options}")
         words, chains = corpus.take()
     else:
-        words, chains = count_texts(_texts(corpus), options).take()
+        words, chains = count_texts_packed(_texts(corpus), options).take()
     words = bounded_counts(words)
     alphabet = kept_alphabet(words, room if limit_alphabet is None else min(limit_alphabet, room))
     # While the trainer runs (its own tables are the peak of the process), the counts wait in
     # flat form: a Python object per pre-token and per chain cost several times their text.
-    packed = PackedCounts(words)
-    packed_chains = None if chains is None else pickle.dumps(bounded_chains(chains), pickle.HIGHEST_PROTOCOL)
+    packed = words if isinstance(words, PackedCounts) else PackedCounts(words)
+    # The chains wait pickled in the fusion step's own flat form (the Counter of tuples, pickled,
+    # cost the step a Python tuple and a str per segment again when it was read back).
+    packed_chains = None if chains is None else pickle.dumps(_bounded_table(chains), pickle.HIGHEST_PROTOCOL)
     del words, chains
     gc.collect()  # the counting left cycles behind (some 30 MB on 20 MB of code)
     release_freed_memory()
@@ -106,9 +109,10 @@ def train_bpe(
                            special_tokens=special_tokens, show_progress=show_progress)
     release_freed_memory()
     if packed_chains is not None:  # the fusion step reads the pre-tokens' counts in one pass: packed
-        chains = pickle.loads(packed_chains)
+        chain_table = pickle.loads(packed_chains)
         del packed_chains
-        trained = add_fusion_merges(trained, packed, chains, vocab_size, min_frequency=min_frequency)
+        trained = add_fusion_merges(trained, packed, chain_table, vocab_size, min_frequency=min_frequency,
+                                    compiled=seam.fusion_merges)
     return with_byte_tokens(trained, special_tokens)
 
 
@@ -127,6 +131,21 @@ class PackedCounts:
         # another's); "surrogatepass": an iterable of texts may hold what a file cannot
         self.data = self.separator.join(counts).encode("utf-8", "surrogatepass")
         self.counts = array("Q", counts.values())
+        self.longest: int | None = None  # the longest pre-token's length, and the distinct
+        self.characters: int | None = None  # characters, where the C core counted them
+
+    @classmethod
+    def from_core(cls, separator: str, data: bytes, counts: bytes, longest: int, characters: int) -> PackedCounts:
+        """The C core's packed counts (``count_pretokens_packed``), with no Python object per pre-token."""
+        packed = cls.__new__(cls)
+        packed.separator, packed.data = separator, data
+        packed.counts = array("Q")
+        packed.counts.frombytes(counts)
+        packed.longest, packed.characters = longest, characters
+        return packed
+
+    def __len__(self) -> int:
+        return len(self.counts)
 
     def items(self) -> Iterator[tuple[str, int]]:
         cut = self.separator.encode("utf-8")
@@ -185,6 +204,53 @@ class PretokenCounts:
         return PretokenCounts(words, chains, self.options)
 
 
+@dataclass
+class PackedPretokenCounts:
+    """:class:`PretokenCounts` in flat form, as the C core hands them back: the pre-tokens'
+    :class:`PackedCounts` and the chains' :class:`~.fusion.ChainTable` (under ``fuse="frequent"``;
+    else None). ``train_bpe`` takes it as it takes :class:`PretokenCounts`, and trains the same
+    tokenizer; the counts never become a Python object per pre-token or chain (at 400 MB of code,
+    those dicts were the peak of counting)."""
+
+    words: PackedCounts
+    chains: ChainTable | None
+    options: CountOptions
+
+    def unpacked(self) -> PretokenCounts:
+        """The same counts as a :class:`PretokenCounts` (dicts, keys in the same order)."""
+        chains = None if self.chains is None else self.chains.chains()
+        return PretokenCounts(Counter(dict(self.words.items())), chains, self.options)
+
+    def take(self) -> tuple[PackedCounts, ChainTable | None]:
+        """The counts, handed over (this object holds none afterwards)."""
+        words, chains = self.words, self.chains
+        self.words, self.chains = PackedCounts(Counter()), None
+        return words, chains
+
+
+def count_texts_packed(texts: Iterable[str], options: CountOptions) -> PretokenCounts | PackedPretokenCounts:
+    """:func:`count_texts`, in flat form where the C core counts (else as :func:`count_texts`)."""
+    if native is None:
+        return count_texts(texts, options)
+    frequent = options.fuse == "frequent"
+    arguments = native_arguments("", normalize=options.normalize, splitter=options.splitter,
+                                 profile=options.profile)[1:]
+    words, chains = native.count_pretokens_packed(texts, *arguments, FUSE_MODES.index("none" if frequent else
+                                                                                      options.fuse), frequent)
+    return PackedPretokenCounts(PackedCounts.from_core(*words), None if chains is None else ChainTable.from_core(*chains),
+                                options)
+
+
+def _bounded_table(chains: Counter[tuple[str, ...]] | ChainTable) -> ChainTable:
+    """:func:`bounded_chains`'s chains as a :class:`~.fusion.ChainTable` (a table from the C core is
+    unpacked only where a chain is too long)."""
+    if isinstance(chains, ChainTable):
+        if chains.longest is not None and chains.longest <= MAX_TRAINING_PRETOKEN:
+            return chains
+        chains = chains.chains()
+    return ChainTable(bounded_chains(chains))
+
+
 def count_texts(texts: Iterable[str], options: CountOptions) -> PretokenCounts:
     """The pre-token (and chain) counts of texts, in one process."""
     chains = ChainCounter() if options.fuse == "frequent" else None
@@ -229,6 +295,10 @@ def bounded_counts(counts: Counter[str], limit: int = MAX_TRAINING_PRETOKEN) -> 
     >>> bounded_counts(Counter({"abcde": 2, "ab": 1}), 2)
     Counter({'ab': 3, 'cd': 2, 'e': 2})
     """
+    if isinstance(counts, PackedCounts):  # the C core's: unpacked only where a pre-token is too long
+        if counts.longest is not None and counts.longest <= limit:
+            return counts
+        counts = Counter(dict(counts.items()))
     if all(len(word) <= limit for word in counts):
         return counts
     bounded: Counter[str] = Counter()
@@ -394,7 +464,8 @@ def pure_pretoken_counts(texts: Iterable[str], normalize, splitter, fuse: str, p
 def kept_alphabet(counts: Counter[str], limit: int) -> list[str] | None:
     """The ``limit`` most frequent characters (ties: the smaller code point), or None when all
     fit. Frequencies count every occurrence, as the trainer's do."""
-    if len(set("".join(counts))) <= limit:
+    characters = counts.characters if isinstance(counts, PackedCounts) else None
+    if (len(set("".join(counts))) if characters is None else characters) <= limit:
         return None
     by_count: dict[int, list[str]] = {}
     for word, n in counts.items():
