@@ -1,4 +1,4 @@
-// Pyodide on the C core in WebAssembly against Pyodide pure (issue 28's stretch goal, >= 5x):
+// Pyodide on the C core in WebAssembly against Pyodide pure (the stretch goal, >= 5x):
 // the same functok wheel in Pyodide, once on the "wasm" engine (python/functok/engine_wasm.py,
 // every op one crossing of Pyodide's JavaScript bridge) and once with FUNCTOK_PURE=1, each in a
 // fresh Node process, one cold pass per op (empty caches), same texts, ratios printed in the

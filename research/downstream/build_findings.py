@@ -11,7 +11,7 @@ import shutil
 import statistics
 from pathlib import Path
 
-import build_issue30
+import build_followups
 
 HERE = Path(__file__).parent
 RESULTS, CACHE = HERE / "results", HERE / "cache"
@@ -486,7 +486,7 @@ def render(grid: dict, metas: dict, template: str) -> str:
                          f"held-out documents, {metas[p]['eval_bytes']:,} bytes)" if p in metas else
                          f"- **{p}**: not prepared yet" for p in ORDER],
     }
-    blocks.update(build_issue30.blocks(), ISSUE30_CONCLUSIONS=build_issue30.conclusions())
+    blocks.update(build_followups.blocks(), FOLLOWUPS_CONCLUSIONS=build_followups.conclusions())
     out = template
     for key, lines in blocks.items():
         out = out.replace("{{" + key + "}}", "\n".join(lines))

@@ -8,7 +8,7 @@ they never take the same one (a claim left by a killed process is removed by han
 committed here: commit_results.sh commits every result that has landed, as one grid commit.
 
     cd research/downstream
-    PYTHONPATH=../../python nohup nice -n 19 ../../.venv-torch/bin/python run_issue30.py > grid-followups-a.log 2>&1 &
+    PYTHONPATH=../../python nohup nice -n 19 ../../.venv-torch/bin/python run_followups.py > grid-followups-a.log 2>&1 &
 """
 
 from __future__ import annotations

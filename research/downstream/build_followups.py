@@ -253,8 +253,8 @@ def pins() -> list[str]:
 
 
 def blocks() -> dict[str, list[str]]:
-    return {"ISSUE30_PINS": pins(), "ISSUE30_PLACEMENT": placement(), "ISSUE30_INLINE": inline(), "ISSUE30_CURVE": curve(),
-            "ISSUE30_TABLE": side_by_side(), "ISSUE30_MISSING": missing(), "ISSUE30_CHOICE": choice()}
+    return {"FOLLOWUPS_PINS": pins(), "FOLLOWUPS_PLACEMENT": placement(), "FOLLOWUPS_INLINE": inline(), "FOLLOWUPS_CURVE": curve(),
+            "FOLLOWUPS_TABLE": side_by_side(), "FOLLOWUPS_MISSING": missing(), "FOLLOWUPS_CHOICE": choice()}
 
 
 def conclusions() -> list[str]:
