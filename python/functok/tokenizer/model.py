@@ -453,16 +453,28 @@ class _Lanes:
                 except Exception as exc:  # raised by encode_batch, first in the texts' order
                     results[k] = exc
 
-        if len(self.shares) == 1:
-            lane_work(0)
-            return results
-        from concurrent.futures import ThreadPoolExecutor
+        # Plain threads, not concurrent.futures: importing that (and the logging it imports)
+        # costs some 13 ms of CPU, which the first batch of a process would pay (measured).
+        import threading
 
-        with ThreadPoolExecutor(len(self.shares) - 1) as pool:
-            helpers = [pool.submit(lane_work, lane) for lane in range(1, len(self.shares))]
+        stopped: list[BaseException] = []  # what ended a helper early (KeyboardInterrupt...)
+
+        def helper(lane: int) -> None:
+            try:
+                lane_work(lane)
+            except BaseException as exc:
+                stopped.append(exc)
+
+        helpers = [threading.Thread(target=helper, args=(lane,), daemon=True) for lane in range(1, len(self.shares))]
+        for thread in helpers:
+            thread.start()
+        try:
             lane_work(0)
-            for helper in helpers:
-                helper.result()
+        finally:
+            for thread in helpers:
+                thread.join()
+        if stopped:
+            raise stopped[0]
         return results
 
 
