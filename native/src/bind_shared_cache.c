@@ -5,9 +5,14 @@
  *
  * Lookups take no lock; inserts take one. A generation (functok/cache.py's policy, as core.h's
  * pretoken_cache: at most `limit` entries in two generations, the older half dropped when the
- * young one is full) never moves what it has published: an entry and its code points are
- * written first, then published by storing the entry's index into its slot with release order,
- * which a reader loads with acquire order, and a published entry never changes.
+ * young one is full) never moves what it has published: an entry is written first, then
+ * published by storing where it is into its slot with release order, which a reader loads with
+ * acquire order, and a published entry never changes.
+ *
+ * Each call writes its entries into blocks of its own, so that the words one thread meets lie
+ * together, apart from the other threads' words: a thread's part of the table stays as compact
+ * as a cache of its own, and in its core's cache memory (entries laid in one array in the order
+ * they came cost 2 threads 5% more CPU than 1 on a warm pass, against none before, measured).
  *
  * A generation is freed only when no call reads it: each call pins the two generations it reads
  * (a shared_view) and moves its pins to the cache's current ones at each insert it makes, so a
@@ -20,19 +25,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Keys and ids go in blocks of this many code points; a generation holds at most BLOCKS_MAX of
- * them (16 MB, as pretoken_cache's arena), and a key (CACHE_MAX_KEY code points) with its ids
- * always fits one block. */
-enum { BLOCK = 1 << 16, BLOCKS_MAX = 64 };
+/* Entries go in blocks of this many uint32_t; a generation holds at most BLOCKS_MAX of them
+ * (16 MB, as pretoken_cache's arena), and an entry always fits one block. An entry: the key's
+ * hash (hash_key's low half), key_len << 16 | id_count, the key, its ids. */
+enum { BLOCK = 1 << 16, BLOCKS_MAX = 64, HEADER = 2 };
 
-/* 12 bytes: the table a thread reads is small, so that more of it stays in its core's cache. */
-struct shared_entry {
-    uint32_t hash;              /* the key's hash_key, its low half */
-    uint32_t at;                /* the key: block at >> 16, from at & 0xFFFF; its ids follow it */
-    uint16_t key_len, id_count; /* at most CACHE_MAX_KEY, and 4 ids (byte tokens) a code point */
-};
-
-/* Open addressing, at most half full: a slot holds an index + 1 into the entries, 0 when empty.
+/* Open addressing, at most half full: a slot holds where its entry is + 1 (block << 16 | offset),
+ * 0 when empty.
  * A fuller generation gets a table twice as large; the older tables stay (readers may still
  * probe them: they miss only the entries added since) until the generation goes. */
 typedef struct slot_table {
@@ -43,17 +42,17 @@ typedef struct slot_table {
 
 struct shared_generation {
     _Atomic(slot_table *) table;   /* the newest, stored (release) once filled */
-    struct shared_entry *entries;  /* read only once published */
-    size_t len, cap;               /* the writer's: under the cache's lock */
-    uint32_t *blocks[BLOCKS_MAX];
-    size_t block_count, block_used;
+    uint32_t *blocks[BLOCKS_MAX];  /* read only where published */
+    size_t used[BLOCKS_MAX];       /* the writers': under the cache's lock */
+    size_t block_count, len, cap;
+    size_t serial;                 /* which generation of the cache: a view's block is in it */
     size_t pins;                   /* the calls reading it, and 1 while the cache holds it */
 };
 
 struct shared_cache {
     PyThread_type_lock lock;       /* guards writes, generations and pins */
     shared_generation *young, *old;
-    size_t limit;
+    size_t limit, serial;
 };
 
 static uint64_t hash_key(const uint32_t *key, size_t n) { /* vocab.c's */
@@ -68,19 +67,22 @@ static void generation_free(shared_generation *g) {
         older = t->older;
         free(t);
     }
-    free(g->entries);
     free(g);
 }
 
-static const uint32_t *entry_key(const shared_generation *g, const struct shared_entry *e) {
-    return g->blocks[e->at >> 16] + (e->at & 0xFFFF);
+static const uint32_t *entry_at(const shared_generation *g, uint32_t at) {
+    return g->blocks[at >> 16] + (at & 0xFFFF);
 }
 
-/* The slot where entry `index` goes in t: the first empty one from its hash on. */
-static void table_put(slot_table *t, uint32_t hash, uint32_t index) {
-    size_t at = hash & t->mask;
-    while (atomic_load_explicit(&t->slots[at], memory_order_relaxed)) at = (at + 1) & t->mask;
-    atomic_store_explicit(&t->slots[at], index + 1, memory_order_release);
+static size_t entry_size(const uint32_t *entry) {
+    return HEADER + (entry[1] >> 16) + (entry[1] & 0xFFFF);
+}
+
+/* Publishes the entry at `at` in t: in the first empty slot from its hash on. */
+static void table_put(slot_table *t, uint32_t hash, uint32_t at) {
+    size_t k = hash & t->mask;
+    while (atomic_load_explicit(&t->slots[k], memory_order_relaxed)) k = (k + 1) & t->mask;
+    atomic_store_explicit(&t->slots[k], at + 1, memory_order_release);
 }
 
 /* A table of `size` slots (a power of 2) with g's entries, published as g's newest: 0, or -1
@@ -90,23 +92,25 @@ static int generation_regrow(shared_generation *g, size_t size) {
     if (!t) return -1;
     t->mask = size - 1;
     t->older = atomic_load_explicit(&g->table, memory_order_relaxed);
-    for (size_t k = 0; k < g->len; k++) table_put(t, g->entries[k].hash, (uint32_t)k);
+    for (size_t b = 0; b < g->block_count; b++)
+        for (size_t at = 0; at < g->used[b]; at += entry_size(g->blocks[b] + at))
+            table_put(t, g->blocks[b][at], (uint32_t)(b << 16 | at));
     atomic_store_explicit(&g->table, t, memory_order_release);
     return 0;
 }
 
 /* An empty generation of at most cap entries, held by the cache (pins 1); NULL when memory ran
- * out. The entries' array is reserved whole, but its pages are touched only as it fills. */
-static shared_generation *generation_new(size_t cap) {
+ * out. */
+static shared_generation *generation_new(size_t cap, size_t serial) {
     shared_generation *g = calloc(1, sizeof *g);
     if (!g) return NULL;
     atomic_init(&g->table, NULL);
-    g->entries = malloc(cap * sizeof *g->entries);
-    if (!g->entries || generation_regrow(g, 1024)) {
+    if (generation_regrow(g, 1024)) {
         generation_free(g);
         return NULL;
     }
     g->cap = cap;
+    g->serial = serial;
     g->pins = 1;
     return g;
 }
@@ -160,6 +164,10 @@ static void view_take(shared_view *view) {
     view->old = c->old;
 }
 
+void shared_view_init(shared_view *view) {
+    *view = (shared_view){NULL, NULL, NULL, 0, 0}; /* serials start at 1: no block yet */
+}
+
 void shared_view_open(shared_view *view, shared_cache *c) {
     view->cache = c;
     view->young = view->old = NULL;
@@ -178,14 +186,13 @@ void shared_view_close(shared_view *view) {
 
 /* The entry of key in g, or NULL. Lock free: a slot read as filled (acquire) shows its entry
  * and its code points as the writer left them. */
-static const struct shared_entry *generation_find(const shared_generation *g, uint32_t hash, const uint32_t *key,
-                                                  size_t n) {
+static const uint32_t *generation_find(const shared_generation *g, uint32_t hash, const uint32_t *key, size_t n) {
     const slot_table *t = atomic_load_explicit(&g->table, memory_order_acquire);
-    for (size_t at = hash & t->mask;; at = (at + 1) & t->mask) {
-        uint32_t index = atomic_load_explicit(&t->slots[at], memory_order_acquire);
-        if (!index) return NULL;
-        const struct shared_entry *e = &g->entries[index - 1];
-        if (e->hash == hash && e->key_len == n && !memcmp(entry_key(g, e), key, n * sizeof *key)) return e;
+    for (size_t k = hash & t->mask;; k = (k + 1) & t->mask) {
+        uint32_t at = atomic_load_explicit(&t->slots[k], memory_order_acquire);
+        if (!at) return NULL;
+        const uint32_t *e = entry_at(g, at - 1);
+        if (e[0] == hash && e[1] >> 16 == n && !memcmp(e + HEADER, key, n * sizeof *key)) return e;
     }
 }
 
@@ -193,41 +200,42 @@ const uint32_t *shared_view_get(void *context, const uint32_t *key, size_t n, si
     const shared_view *view = context;
     if (n > CACHE_MAX_KEY) return NULL;
     uint32_t hash = (uint32_t)hash_key(key, n);
-    const shared_generation *g = view->young;
-    const struct shared_entry *e = g ? generation_find(g, hash, key, n) : NULL;
-    if (!e && (g = view->old)) e = generation_find(g, hash, key, n);
+    const uint32_t *e = view->young ? generation_find(view->young, hash, key, n) : NULL;
+    if (!e && view->old) e = generation_find(view->old, hash, key, n);
     if (!e) return NULL;
-    *count = e->id_count;
-    return entry_key(g, e) + e->key_len;
+    *count = e[1] & 0xFFFF;
+    return e + HEADER + n;
 }
 
-/* Room for `need` code points in g's blocks: 0 with where they go in *at, or -1 when memory ran
- * out. young_with_room has checked that they fit. */
-static int generation_room(shared_generation *g, size_t need, uint32_t *at) {
-    if (!g->block_count || g->block_used + need > BLOCK) {
-        if (!(g->blocks[g->block_count] = malloc(BLOCK * sizeof *g->blocks[0]))) return -1;
-        g->block_count++;
-        g->block_used = 0;
-    }
-    *at = (uint32_t)((g->block_count - 1) << 16 | g->block_used);
-    g->block_used += need;
-    return 0;
-}
-
-/* The young generation with room for an entry of `need` code points, a new one when it is full
- * (the old one goes); NULL when memory ran out (under the lock). */
-static shared_generation *young_with_room(shared_cache *c, size_t need) {
-    shared_generation *g = c->young;
-    int full = !g || g->len == g->cap || (g->block_used + need > BLOCK && g->block_count == BLOCKS_MAX);
-    if (!full) return g;
-    /* each entry takes at least 2 code points (a key and an id): no more fit the blocks */
-    size_t cap = c->limit / 2 < BLOCK * BLOCKS_MAX / 2 ? c->limit / 2 : BLOCK * BLOCKS_MAX / 2;
-    shared_generation *fresh = generation_new(cap);
+/* A new young generation; the old one goes (under the lock). NULL when memory ran out. */
+static shared_generation *rotate(shared_cache *c) {
+    /* each entry takes at least 4 uint32_t (its header, a key and an id): no more fit the blocks */
+    size_t cap = c->limit / 2 < BLOCK * BLOCKS_MAX / 4 ? c->limit / 2 : BLOCK * BLOCKS_MAX / 4;
+    shared_generation *fresh = generation_new(cap, ++c->serial);
     if (!fresh) return NULL;
     unpin(c->old);
     c->old = c->young;
     c->young = fresh;
     return fresh;
+}
+
+/* Where an entry of `need` uint32_t goes: in the view's own block of the young generation, a new
+ * block when it has no room, a new generation when the young one is full. 0 with *young and *at
+ * set (the room is the caller's to take), or -1 when memory ran out (under the lock). */
+static int view_room(shared_view *view, size_t need, shared_generation **young, uint32_t *at) {
+    shared_cache *c = view->cache;
+    shared_generation *g = c->young;
+    if ((!g || g->len == g->cap) && !(g = rotate(c))) return -1;
+    if (view->block_serial != g->serial || g->used[view->block] + need > BLOCK) {
+        if (g->block_count == BLOCKS_MAX && !(g = rotate(c))) return -1;
+        if (!(g->blocks[g->block_count] = malloc(BLOCK * sizeof *g->blocks[0]))) return -1;
+        view->block = g->block_count++;
+        view->block_serial = g->serial;
+        g->used[view->block] = 0;
+    }
+    *young = g;
+    *at = (uint32_t)(view->block << 16 | g->used[view->block]);
+    return 0;
 }
 
 /* Adds key's ids to the young generation unless a thread has put them there already, then
@@ -239,22 +247,25 @@ int shared_view_put(void *context, const uint32_t *key, size_t n, const uint32_t
     uint32_t hash = (uint32_t)hash_key(key, n);
     int failed = 0;
     PyThread_acquire_lock(c->lock, WAIT_LOCK);
-    shared_generation *g = young_with_room(c, n + count);
-    if (!g) {
+    shared_generation *g = c->young;
+    uint32_t at;
+    if (g && generation_find(g, hash, key, n)) {
+        /* there already: another thread merged it since this one looked */
+    } else if (view_room(view, HEADER + n + count, &g, &at)) {
         failed = -1;
-    } else if (!generation_find(g, hash, key, n)) {
-        slot_table *t = atomic_load_explicit(&g->table, memory_order_relaxed);
-        uint32_t at;
-        if ((g->len + 1) * 2 > t->mask + 1 && generation_regrow(g, 2 * (t->mask + 1))) {
-            failed = -1;
-        } else if (generation_room(g, n + count, &at)) {
+    } else {
+        size_t slots = atomic_load_explicit(&g->table, memory_order_relaxed)->mask + 1;
+        if ((g->len + 1) * 2 > slots && generation_regrow(g, 2 * slots)) {
             failed = -1;
         } else {
-            uint32_t *data = g->blocks[at >> 16] + (at & 0xFFFF);
-            memcpy(data, key, n * sizeof *key);
-            memcpy(data + n, ids, count * sizeof *ids);
-            g->entries[g->len] = (struct shared_entry){hash, at, (uint16_t)n, (uint16_t)count};
-            table_put(atomic_load_explicit(&g->table, memory_order_relaxed), hash, (uint32_t)g->len++);
+            uint32_t *entry = g->blocks[at >> 16] + (at & 0xFFFF);
+            entry[0] = hash;
+            entry[1] = (uint32_t)(n << 16 | count);
+            memcpy(entry + HEADER, key, n * sizeof *key);
+            memcpy(entry + HEADER + n, ids, count * sizeof *ids);
+            g->used[at >> 16] += HEADER + n + count;
+            g->len++;
+            table_put(atomic_load_explicit(&g->table, memory_order_relaxed), hash, at);
         }
     }
     view_take(view);

@@ -32,6 +32,7 @@ static workspace *workspace_new(size_t cache_limit) {
     if (!w) return NULL;
     greedy_workspace_init(&w->core, cache_limit);
     w->core.shared = (pretoken_store){shared_view_get, shared_view_put, &w->view};
+    shared_view_init(&w->view);
     cpbuf_init(&w->given);
     cpbuf_init(&w->normal);
     cpbuf_init(&w->ids);

@@ -58,9 +58,11 @@ typedef struct shared_generation shared_generation;
 typedef struct {
     shared_cache *cache;
     shared_generation *young, *old; /* pinned: alive while the view holds them */
+    size_t block_serial, block;     /* the block it writes into, in generation block_serial */
 } shared_view;
 
 shared_cache *shared_cache_new(size_t limit); /* NULL when memory ran out */
+void shared_view_init(shared_view *view);     /* once, before its first open */
 void shared_cache_clear(shared_cache *c);
 void shared_cache_free(shared_cache *c);      /* with no view open */
 void shared_view_open(shared_view *view, shared_cache *c);
