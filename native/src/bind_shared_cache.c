@@ -45,6 +45,8 @@ struct shared_generation {
     uint32_t *blocks[BLOCKS_MAX];  /* read only where published */
     size_t used[BLOCKS_MAX];       /* the writers': under the cache's lock */
     size_t block_count, len, cap;
+    uint64_t *directory;           /* hash << 32 | where, of each entry: regrowing reads these in
+                                    * order (walking the blocks cost a cache miss an entry) */
     size_t serial;                 /* which generation of the cache: a view's block is in it */
     size_t pins;                   /* the calls reading it, and 1 while the cache holds it */
 };
@@ -67,15 +69,12 @@ static void generation_free(shared_generation *g) {
         older = t->older;
         free(t);
     }
+    free(g->directory);
     free(g);
 }
 
 static const uint32_t *entry_at(const shared_generation *g, uint32_t at) {
     return g->blocks[at >> 16] + (at & 0xFFFF);
-}
-
-static size_t entry_size(const uint32_t *entry) {
-    return HEADER + (entry[1] >> 16) + (entry[1] & 0xFFFF);
 }
 
 /* Publishes the entry at `at` in t: in the first empty slot from its hash on. */
@@ -92,9 +91,7 @@ static int generation_regrow(shared_generation *g, size_t size) {
     if (!t) return -1;
     t->mask = size - 1;
     t->older = atomic_load_explicit(&g->table, memory_order_relaxed);
-    for (size_t b = 0; b < g->block_count; b++)
-        for (size_t at = 0; at < g->used[b]; at += entry_size(g->blocks[b] + at))
-            table_put(t, g->blocks[b][at], (uint32_t)(b << 16 | at));
+    for (size_t k = 0; k < g->len; k++) table_put(t, (uint32_t)(g->directory[k] >> 32), (uint32_t)g->directory[k]);
     atomic_store_explicit(&g->table, t, memory_order_release);
     return 0;
 }
@@ -105,7 +102,8 @@ static shared_generation *generation_new(size_t cap, size_t serial) {
     shared_generation *g = calloc(1, sizeof *g);
     if (!g) return NULL;
     atomic_init(&g->table, NULL);
-    if (generation_regrow(g, 1024)) {
+    g->directory = malloc(cap * sizeof *g->directory); /* its pages touched only as it fills */
+    if (!g->directory || generation_regrow(g, 1024)) {
         generation_free(g);
         return NULL;
     }
@@ -264,7 +262,7 @@ int shared_view_put(void *context, const uint32_t *key, size_t n, const uint32_t
             memcpy(entry + HEADER, key, n * sizeof *key);
             memcpy(entry + HEADER + n, ids, count * sizeof *ids);
             g->used[at >> 16] += HEADER + n + count;
-            g->len++;
+            g->directory[g->len++] = (uint64_t)hash << 32 | at;
             table_put(atomic_load_explicit(&g->table, memory_order_relaxed), hash, at);
         }
     }
