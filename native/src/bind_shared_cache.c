@@ -10,9 +10,10 @@
  * acquire order, and a published entry never changes.
  *
  * Each call writes its entries into blocks of its own, so that the words one thread meets lie
- * together, apart from the other threads' words: a thread's part of the table stays as compact
- * as a cache of its own, and in its core's cache memory (entries laid in one array in the order
- * they came cost 2 threads 5% more CPU than 1 on a warm pass, against none before, measured).
+ * together, apart from the other threads' words, as in a cache of its own (which kept each core's
+ * share of the table in its own cache memory: with one shared table, 2 threads do 1-7% more CPU
+ * work than 1 on a warm pass, where private caches did none; measured on a loaded machine, so
+ * what the blocks win back is not shown).
  *
  * A generation is freed only when no call reads it: each call pins the two generations it reads
  * (a shared_view) and moves its pins to the cache's current ones at each insert it makes, so a
