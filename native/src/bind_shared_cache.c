@@ -18,12 +18,12 @@
  * A generation is freed only when no call reads it: each call pins the two generations it reads
  * (a shared_view) and moves its pins to the cache's current ones at each insert it makes, so a
  * dropped generation lives at most until the calls that were reading it miss once or end. Memory
- * stays bounded: two generations, plus at most two pinned per call in flight. */
+ * stays bounded: two generations, plus at most two pinned per call in flight. It comes from
+ * PyMem_Raw* (callable without the GIL), so that tracemalloc counts it as it counts the core's. */
 #include "binding.h"
 
 #include <pythread.h>
 #include <stdatomic.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* Entries go in blocks of this many uint32_t; a generation holds at most BLOCKS_MAX of them
@@ -65,13 +65,13 @@ static uint64_t hash_key(const uint32_t *key, size_t n) { /* vocab.c's */
 }
 
 static void generation_free(shared_generation *g) {
-    for (size_t k = 0; k < g->block_count; k++) free(g->blocks[k]);
+    for (size_t k = 0; k < g->block_count; k++) PyMem_RawFree(g->blocks[k]);
     for (slot_table *t = atomic_load_explicit(&g->table, memory_order_relaxed), *older; t; t = older) {
         older = t->older;
-        free(t);
+        PyMem_RawFree(t);
     }
-    free(g->directory);
-    free(g);
+    PyMem_RawFree(g->directory);
+    PyMem_RawFree(g);
 }
 
 static const uint32_t *entry_at(const shared_generation *g, uint32_t at) {
@@ -88,7 +88,7 @@ static void table_put(slot_table *t, uint32_t hash, uint32_t at) {
 /* A table of `size` slots (a power of 2) with g's entries, published as g's newest: 0, or -1
  * when memory ran out (under the lock). */
 static int generation_regrow(shared_generation *g, size_t size) {
-    slot_table *t = calloc(1, sizeof *t + size * sizeof t->slots[0]); /* a zero is an atomic 0 */
+    slot_table *t = PyMem_RawCalloc(1, sizeof *t + size * sizeof t->slots[0]); /* a zero is an atomic 0 */
     if (!t) return -1;
     t->mask = size - 1;
     t->older = atomic_load_explicit(&g->table, memory_order_relaxed);
@@ -100,10 +100,10 @@ static int generation_regrow(shared_generation *g, size_t size) {
 /* An empty generation of at most cap entries, held by the cache (pins 1); NULL when memory ran
  * out. */
 static shared_generation *generation_new(size_t cap, size_t serial) {
-    shared_generation *g = calloc(1, sizeof *g);
+    shared_generation *g = PyMem_RawCalloc(1, sizeof *g);
     if (!g) return NULL;
     atomic_init(&g->table, NULL);
-    g->directory = malloc(cap * sizeof *g->directory); /* its pages touched only as it fills */
+    g->directory = PyMem_RawMalloc(cap * sizeof *g->directory); /* its pages touched only as it fills */
     if (!g->directory || generation_regrow(g, 1024)) {
         generation_free(g);
         return NULL;
@@ -124,10 +124,10 @@ static void pin(shared_generation *g) {
 }
 
 shared_cache *shared_cache_new(size_t limit) {
-    shared_cache *c = calloc(1, sizeof *c);
+    shared_cache *c = PyMem_RawCalloc(1, sizeof *c);
     if (!c) return NULL;
     if (!(c->lock = PyThread_allocate_lock())) {
-        free(c);
+        PyMem_RawFree(c);
         return NULL;
     }
     c->limit = limit < 2 ? 2 : limit;
@@ -148,7 +148,7 @@ void shared_cache_free(shared_cache *c) {
     if (!c) return;
     shared_cache_clear(c);
     PyThread_free_lock(c->lock);
-    free(c);
+    PyMem_RawFree(c);
 }
 
 /* The cache's current generations, pinned for view (under the lock). */
@@ -227,7 +227,7 @@ static int view_room(shared_view *view, size_t need, shared_generation **young, 
     if ((!g || g->len == g->cap) && !(g = rotate(c))) return -1;
     if (view->block_serial != g->serial || g->used[view->block] + need > BLOCK) {
         if (g->block_count == BLOCKS_MAX && !(g = rotate(c))) return -1;
-        if (!(g->blocks[g->block_count] = malloc(BLOCK * sizeof *g->blocks[0]))) return -1;
+        if (!(g->blocks[g->block_count] = PyMem_RawMalloc(BLOCK * sizeof *g->blocks[0]))) return -1;
         view->block = g->block_count++;
         view->block_serial = g->serial;
         g->used[view->block] = 0;
