@@ -364,6 +364,37 @@ def test_threads_sharing_one_encoder_get_the_pure_ids(trained):
         assert ids == expected[k % 3:] + expected[:k % 3]
 
 
+@pytest.mark.parametrize("cache_limit", [2, 5000, 1 << 18])
+def test_threads_sharing_one_cache_get_the_ids_of_one_thread(trained, monkeypatch, cache_limit):
+    """8 threads encode the same texts on one encoder at once, each in a lane of its own and from
+    another text on, while one of them forgets the cache between rounds: the cache they share
+    (bind_shared_cache.c: read without a lock, filled under one) gives the ids of one thread,
+    with its generations replaced all the time (cache_limit 2), its tables grown and replaced
+    (5000), or neither (the default)."""
+    texts = corpus_texts()[:16] + [t[k:k + 300] for t in corpus_texts()[:4] for k in range(0, 6000, 300)]
+    expected = [pair(trained.hf_json, profile="compact", fuse="frequent")[0].encode(t).ids for t in texts]
+    monkeypatch.setattr(importlib.import_module("functok.engine"), "CACHE_LIMIT", cache_limit)
+    native = pair(trained.hf_json, profile="compact", fuse="frequent")[0]._native_encoder()
+    found: dict[int, list] = {}
+    start = threading.Barrier(8)
+
+    def work(k: int) -> None:
+        order = list(range(k, len(texts))) + list(range(k))
+        start.wait()
+        for round in range(3):
+            if k == 0 and round:
+                native.clear_caches()
+            ids = native.encode_many([texts[i] for i in order], k)
+            found[k, round] = [ids[order.index(i)] for i in range(len(texts))]
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(found) == 24 and all(ids == expected for ids in found.values())
+
+
 def test_fast_path_false_is_the_pure_python_bpe(trained):
     fast, pure = pair(trained.hf_json)
     assert fast.fast_path and not pure.fast_path

@@ -1,9 +1,10 @@
 /* functok._native.GreedyEncoder: a tokenizer's greedy encode (spec 14.4) of one stretch of text
  * between special tokens, text -> ids, made once per functok.Tokenizer from what its loader
  * checked. The work runs with the GIL released, from reading the str's code units to the last
- * id; threads share the encoder (read only) and each call takes a workspace (cache and scratch)
- * of its own from the encoder's pool, so calls from several threads never wait on each other's
- * cache. encode_many encodes many texts in one release of the GIL (Tokenizer.encode_batch).
+ * id; threads share the encoder (read only) and its pre-token cache (bind_shared_cache.c: read
+ * without a lock, so that a word one thread merged is a hit for all), and each call takes a
+ * workspace (scratch) of its own from the encoder's pool. encode_many encodes many texts in one
+ * release of the GIL (Tokenizer.encode_batch).
  * tiktoken's merge rule for rank files is bind_tiktoken.c's TiktokenMerger. */
 #include "binding.h"
 
@@ -11,12 +12,13 @@
 
 enum { POOL_KEEP = 16 }; /* idle workspaces kept: more threads than this make new ones */
 
-/* A call's working memory: the core's (cache and scratch), the text's code points and their NFC,
- * and the ids made. Kept from call to call, so that a thread encoding chunk after chunk neither
- * allocates nor faults in fresh pages each time: allocating is what two threads wait on each
- * other for (the process's memory map has one lock), and a cache that meets its texts again. */
+/* A call's working memory: the core's scratch, the text's code points and their NFC, and the ids
+ * made, with a view of the encoder's cache. Kept from call to call, so that a thread encoding
+ * chunk after chunk neither allocates nor faults in fresh pages each time: allocating is what two
+ * threads wait on each other for (the process's memory map has one lock). */
 typedef struct {
     greedy_workspace core;
+    shared_view view; /* the core's cache: the encoder's, open while a call holds the workspace */
     cpbuf given, normal;
     idbuf ids;
     offsets ends; /* encode_many: where each text's ids end in ids */
@@ -29,6 +31,8 @@ static workspace *workspace_new(size_t cache_limit) {
     workspace *w = PyMem_RawMalloc(sizeof *w);
     if (!w) return NULL;
     greedy_workspace_init(&w->core, cache_limit);
+    w->core.shared = (pretoken_store){shared_view_get, shared_view_put, &w->view};
+    shared_view_init(&w->view);
     cpbuf_init(&w->given);
     cpbuf_init(&w->normal);
     cpbuf_init(&w->ids);
@@ -60,6 +64,7 @@ typedef struct {
     int normalize;
     size_t cache_limit;
     PyThread_type_lock lock; /* guards the pool */
+    shared_cache *cache;     /* the pre-tokens' ids, for every workspace (bind_shared_cache.c) */
     workspace *pool[POOL_KEEP];
     size_t lanes[POOL_KEEP]; /* the lane each pooled workspace last worked in (see take_workspace) */
     size_t pooled;
@@ -154,8 +159,8 @@ static int encoder_init(GreedyEncoder *self, PyObject *args, PyObject *kwargs) {
     self->tokenizer.fuse = fuse;
     self->normalize = normalize;
     self->cache_limit = (size_t)cache_limit;
-    self->lock = PyThread_allocate_lock();
-    if (!self->lock) { PyErr_NoMemory(); return -1; }
+    self->cache = shared_cache_new(self->cache_limit); /* before the lock, which marks the encoder made */
+    if (!self->cache || !(self->lock = PyThread_allocate_lock())) { PyErr_NoMemory(); return -1; }
     if (load_model(&self->tokenizer.bpe, chars, merges, byte_ids)) return -1;
     return make_id_table(self);
 }
@@ -166,6 +171,7 @@ static void clear_pool(GreedyEncoder *self) {
 
 static void encoder_dealloc(GreedyEncoder *self) {
     clear_pool(self);
+    shared_cache_free(self->cache);
     bpe_model_free(&self->tokenizer.bpe);
     if (self->lock) PyThread_free_lock(self->lock);
     for (size_t k = 0; k < self->id_limit; k++) Py_XDECREF(self->id_objects[k]);
@@ -173,11 +179,9 @@ static void encoder_dealloc(GreedyEncoder *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* A workspace for one call in `lane`: the idle one that last worked in that lane, else another
- * idle one, else a new one. encode_batch's thread k works in lane k on the k-th share of the
- * texts, so a batch encoded again finds each share's pre-tokens in the cache that met them, and
- * each cache holds the words of its share only: a smaller table, and a quicker one (measured:
- * texts dealt to two caches at random cost 1.4x the CPU of each cache keeping its half). */
+/* A workspace for one call in `lane`, its view of the cache open: the idle one that last worked
+ * in that lane, else another idle one, else a new one (encode_batch's thread k works in lane k,
+ * so its buffers are already the size its chunks need). */
 static workspace *take_workspace(GreedyEncoder *self, size_t lane) {
     workspace *w = NULL;
     PyThread_acquire_lock(self->lock, WAIT_LOCK);
@@ -191,10 +195,13 @@ static workspace *take_workspace(GreedyEncoder *self, size_t lane) {
         self->pooled--;
     }
     PyThread_release_lock(self->lock);
-    return w ? w : workspace_new(self->cache_limit);
+    if (!w && !(w = workspace_new(self->cache_limit))) return NULL;
+    shared_view_open(&w->view, self->cache);
+    return w;
 }
 
 static void give_back(GreedyEncoder *self, workspace *w, size_t lane) {
+    shared_view_close(&w->view);
     workspace_trim(w);
     PyThread_acquire_lock(self->lock, WAIT_LOCK);
     int kept = self->pooled < POOL_KEEP;
@@ -338,6 +345,7 @@ static PyObject *encoder_clear_caches(GreedyEncoder *self, PyObject *Py_UNUSED(u
         PyThread_acquire_lock(self->lock, WAIT_LOCK);
         clear_pool(self);
         PyThread_release_lock(self->lock);
+        shared_cache_clear(self->cache);
     }
     Py_RETURN_NONE;
 }

@@ -50,6 +50,26 @@ typedef struct {
 int prepare(PyObject *text, int normalize, prepared *p); /* -1 with an exception set */
 void release(prepared *p);
 
+/* bind_shared_cache.c: the pre-token cache of a GreedyEncoder, which its threads share. A call
+ * reads it through a view of its own (a pretoken_store's context): open it before the call's
+ * first lookup, close it after its last. Lookups take no lock; inserts take the cache's. */
+typedef struct shared_cache shared_cache;
+typedef struct shared_generation shared_generation;
+typedef struct {
+    shared_cache *cache;
+    shared_generation *young, *old; /* pinned: alive while the view holds them */
+    size_t block_serial, block;     /* the block it writes into, in generation block_serial */
+} shared_view;
+
+shared_cache *shared_cache_new(size_t limit); /* NULL when memory ran out */
+void shared_view_init(shared_view *view);     /* once, before its first open */
+void shared_cache_clear(shared_cache *c);
+void shared_cache_free(shared_cache *c);      /* with no view open */
+void shared_view_open(shared_view *view, shared_cache *c);
+void shared_view_close(shared_view *view);
+const uint32_t *shared_view_get(void *view, const uint32_t *key, size_t n, size_t *count);
+int shared_view_put(void *view, const uint32_t *key, size_t n, const uint32_t *ids, size_t count);
+
 /* The function tables of the bind_*.c files, which module.c adds to the module. */
 extern PyMethodDef codec_methods[];
 extern PyMethodDef count_methods[]; /* bind_count.c */

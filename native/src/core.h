@@ -347,10 +347,21 @@ typedef struct {
     int max_digits, cfg, fuse;
 } greedy_tokenizer;
 
+/* A cache that greedy_encode reads and fills in place of the workspace's own, where `get` is
+ * set: the CPython binding's, which all of an encoder's threads share (bind_shared_cache.c).
+ * get: the cached ids of key[0:n] (*count of them, valid until the next put) or NULL; put: as
+ * pretoken_cache_put. `cache` is what both are given. */
+typedef struct {
+    const uint32_t *(*get)(void *cache, const uint32_t *key, size_t n, size_t *count);
+    int (*put)(void *cache, const uint32_t *key, size_t n, const uint32_t *ids, size_t count);
+    void *cache;
+} pretoken_store;
+
 /* One caller's working memory: the cache and the scratch buffers. A greedy_tokenizer is read
  * only, so threads share it; each thread needs a workspace of its own. */
 typedef struct {
     pretoken_cache cache;
+    pretoken_store shared; /* zero (greedy_workspace_init): the workspace's own cache */
     bpe_scratch scratch;
     cpbuf stream;
     offsets ends;

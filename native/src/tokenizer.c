@@ -1,6 +1,7 @@
 /* Spec 14.4: a tokenizer's greedy encode of one stretch of text (between special tokens, which
  * the binding cuts): the codec's pre-tokens (9, pretokens.c), then each pre-token's ids, from
- * the workspace's bounded cache or from greedy BPE (bpe.c) on a miss. */
+ * the workspace's bounded cache (or the one it shares with other threads) or from greedy BPE
+ * (bpe.c) on a miss. */
 #include "core.h"
 
 /* Working memory above this many code points is given back after a call, so that one huge
@@ -9,6 +10,7 @@
 
 void greedy_workspace_init(greedy_workspace *w, size_t cache_limit) {
     pretoken_cache_init(&w->cache, cache_limit);
+    w->shared = (pretoken_store){NULL, NULL, NULL};
     bpe_scratch_init(&w->scratch);
     cpbuf_init(&w->stream);
     offsets_init(&w->ends);
@@ -23,10 +25,13 @@ void greedy_workspace_free(greedy_workspace *w) {
 
 static int pretoken_ids(const greedy_tokenizer *t, greedy_workspace *w, const uint32_t *p, size_t n, idbuf *out) {
     size_t count;
-    const uint32_t *cached = pretoken_cache_get(&w->cache, p, n, &count);
+    const pretoken_store *shared = &w->shared;
+    const uint32_t *cached = shared->get ? shared->get(shared->cache, p, n, &count)
+                                         : pretoken_cache_get(&w->cache, p, n, &count);
     if (cached) return cpbuf_extend(out, cached, count);
     size_t from = out->len;
     if (bpe_word(&t->bpe, &w->scratch, p, n, out)) return -1;
+    if (shared->put) return shared->put(shared->cache, p, n, out->data + from, out->len - from);
     return pretoken_cache_put(&w->cache, p, n, out->data + from, out->len - from);
 }
 

@@ -282,7 +282,7 @@ class Tokenizer:
         """``[self.encode(t, **options) for t in texts]``, on ``num_threads`` threads (default:
         the CPUs, at most 8) where the C core encodes (greedy segmentation), as tiktoken's
         ``encode_batch`` does: each thread encodes chunks of neighbouring texts, each chunk in
-        one call into the C core with the GIL released, on a cache of its own
+        one call into the C core with the GIL released, on the cache all threads share
         (:meth:`_encode_batch_native`). The first text that fails raises its error, as
         ``encode`` would. Elsewhere one thread: the pure path's caches are shared Python dicts."""
         texts = list(texts)
@@ -422,8 +422,8 @@ class _Lanes:
     """Chunks of work shared out to threads, one lane each: lane k takes the chunks of its share
     (the k-th of about equal size, neighbours together) from the front, then, its share done,
     the last chunk of the share with most left, so that no thread idles while another has work.
-    A lane keeps its cache in the C core (``encode_many``'s lane), so each cache meets the words
-    of its own share, and meets them again when the same texts come again."""
+    A lane keeps its working memory in the C core (``encode_many``'s lane); the cache of ids per
+    pre-token is the encoder's, shared by all lanes."""
 
     def __init__(self, chunks: list[range], lanes: int) -> None:
         import threading  # here: `import functok` stays as quick
@@ -453,16 +453,28 @@ class _Lanes:
                 except Exception as exc:  # raised by encode_batch, first in the texts' order
                     results[k] = exc
 
-        if len(self.shares) == 1:
-            lane_work(0)
-            return results
-        from concurrent.futures import ThreadPoolExecutor
+        # Plain threads, not concurrent.futures: importing that (and the logging it imports)
+        # costs some 13 ms of CPU, which the first batch of a process would pay (measured).
+        import threading
 
-        with ThreadPoolExecutor(len(self.shares) - 1) as pool:
-            helpers = [pool.submit(lane_work, lane) for lane in range(1, len(self.shares))]
+        stopped: list[BaseException] = []  # what ended a helper early (KeyboardInterrupt...)
+
+        def helper(lane: int) -> None:
+            try:
+                lane_work(lane)
+            except BaseException as exc:
+                stopped.append(exc)
+
+        helpers = [threading.Thread(target=helper, args=(lane,), daemon=True) for lane in range(1, len(self.shares))]
+        for thread in helpers:
+            thread.start()
+        try:
             lane_work(0)
-            for helper in helpers:
-                helper.result()
+        finally:
+            for thread in helpers:
+                thread.join()
+        if stopped:
+            raise stopped[0]
         return results
 
 
