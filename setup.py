@@ -13,7 +13,7 @@ The grammar files for guided decoding are committed once, in ``spec/grammar/``
 ``functok/data/grammar/`` of the build folder, and ``sdist`` carries them, the same way. An
 editable install reads ``spec/grammar/`` of the checkout (``grammar_export.grammar_text``).
 
-``functok._native``, the C core, is built from ``native/src/`` where a C compiler is found, and
+``functok._native``, the C core, is built from ``native/core/`` where a C compiler is found, and
 the package still installs, pure Python, where none is (``optional=True``: a failed build is a
 warning, as markupsafe's speedups are). A source tree without ``native/`` (wasm/build.mjs's copy,
 for Pyodide) builds the pure wheel. The pure path is the reference either way; ``FUNCTOK_PURE=1``
@@ -31,7 +31,7 @@ from setuptools.command.sdist import sdist
 
 HERE = Path(__file__).resolve().parent
 GENERATOR = HERE / "web-demo" / "copy_to_package.py"
-NATIVE = Path("native", "src")  # relative: setuptools wants the sources so
+NATIVE = (Path("native", "core"), Path("native", "python"))  # the core, its CPython binding; relative: setuptools wants the sources so
 GRAMMAR = HERE / "spec" / "grammar"
 GRAMMAR_PACKAGE_FOLDER = ("functok", "data", "grammar")  # functok.grammar_export.PACKAGE_FOLDER
 
@@ -80,13 +80,14 @@ class SdistWithDemoSources(sdist):
 
 
 def native_core() -> list[Extension]:
-    if not (HERE / NATIVE).is_dir():
+    if not all((HERE / folder).is_dir() for folder in NATIVE):
         return []
+    files = lambda pattern: sorted(str(p.relative_to(HERE)) for folder in NATIVE for p in (HERE / folder).glob(pattern))
     return [Extension(
         "functok._native",
-        sources=sorted(str(p.relative_to(HERE)) for p in (HERE / NATIVE).glob("*.c")),
-        include_dirs=[str(NATIVE)],
-        depends=sorted(str(p.relative_to(HERE)) for p in (HERE / NATIVE).glob("*.h")),
+        sources=files("*.c"),
+        include_dirs=[str(folder) for folder in NATIVE],
+        depends=files("*.h"),
         extra_compile_args=["-std=c11", "-O2"],
         optional=True,
     )]

@@ -320,7 +320,7 @@ CASES += [
 # Pre-tokens that differ only in bit 20 of their code points ("." and U+10002E): a multiply-xor
 # hash such as FNV-1a gives them the same low bits, so they would share one slot of the count's
 # table and counting would be quadratic (with FNV-1a, 8x the pre-tokens took 830x the time:
-# 0.016 s, 0.82 s, 13.2 s at 2**12, 2**15, 2**17). native/src/count.c mixes and seeds its hash.
+# 0.016 s, 0.82 s, 13.2 s at 2**12, 2**15, 2**17). native/core/count.c mixes and seeds its hash.
 
 def _twins(n: int) -> list[str]:
     """Distinct pre-tokens of 'punctuation' code points, each "." or U+10002E and so on: n of them."""

@@ -8,7 +8,7 @@ input, a single pass with empty caches (each case in its own process, so nothing
 
 * optimal, pure:    ``Tokenizer.encode(segmentation="optimal")`` with the pure-Python segmenter
                     (functok/tokenizer/segment.py, the reference);
-* optimal, native:  the same with the C core's segmenter (native/src/segment.c);
+* optimal, native:  the same with the C core's segmenter (native/core/segment.c);
 * greedy:           ``Tokenizer.encode`` (greedy BPE), for scale;
 * tiktoken:         tiktoken's ``encode_ordinary`` with GPT-2's ranks (the baseline).
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes the C core (native/src/ without the CPython binding) under AddressSanitizer,
+# Fuzzes the C core (native/core/) under AddressSanitizer,
 # UndefinedBehaviorSanitizer and LeakSanitizer:
 #
 #     scripts/fuzz.sh [SECONDS_PER_TARGET [TARGET...]]      (default 60, every target)

@@ -24,7 +24,7 @@ REPO = Path(__file__).resolve().parents[1]
 ARCHITECTURE = REPO / "ARCHITECTURE.md"
 SPEC = REPO / "spec" / "SPEC.md"
 PACKAGE = REPO / "python" / "functok"
-NATIVE = REPO / "native" / "src"
+NATIVE = REPO / "native" / "core"
 JS = REPO / "js" / "src"
 VECTORS = REPO / "conformance" / "vectors"
 
@@ -146,7 +146,7 @@ def test_each_python_name_exists(name):
     resolve(name)
 
 
-# -- C: file:function, the file in native/src/ -------------------------------------------------------
+# -- C: file:function, the file in native/core/ -------------------------------------------------------
 
 
 def c_defines(text: str, name: str) -> bool:
@@ -161,7 +161,7 @@ def c_defines(text: str, name: str) -> bool:
 def test_each_c_function_is_defined_in_its_file(entry):
     file, _, function = entry.partition(":")
     path = NATIVE / file
-    assert path.is_file(), f"{entry}: native/src/{file} does not exist"
+    assert path.is_file(), f"{entry}: native/core/{file} does not exist"
     defined = c_defines(path.read_text(encoding="utf-8"), function)
     assert defined, f"{entry}: no definition of {function} in {file}"
 

@@ -26,8 +26,8 @@ GENERATED = [
         "composition_exclusions", "nfc_quick_check")),
     "python/functok/_ucd_data.py",
     "python/functok/_opcodes.py",
-    "native/src/ucd_tables.h",
-    "native/src/opcodes.h",
+    "native/core/ucd_tables.h",
+    "native/core/opcodes.h",
     "js/src/tables.mjs",
     "js/src/opcodes.mjs",
 ]
@@ -71,13 +71,13 @@ def test_check_names_a_stale_file_and_fails(regenerated, tmp_path):
     (one run: every generator run costs seconds)."""
     tree = tmp_path / "tree"
     shutil.copytree(regenerated, tree)
-    header = tree / "native" / "src" / "opcodes.h"
+    header = tree / "native" / "core" / "opcodes.h"
     header.write_text(header.read_text(encoding="utf-8").replace("0xE201", "0xE202"), encoding="utf-8")
     (tree / "js" / "src" / "tables.mjs").unlink()
     stale = generate("--check", "--out-dir", str(tree))
     assert stale.returncode == 1
     assert sorted(line.split()[0] for line in stale.stderr.splitlines()) == [
-        "js/src/tables.mjs", "native/src/opcodes.h"]
+        "js/src/tables.mjs", "native/core/opcodes.h"]
 
 
 def test_no_second_copy_of_a_generated_file():

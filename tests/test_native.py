@@ -174,7 +174,7 @@ def test_hostile_text_is_the_pure_path(engine, text):
 
 
 # The core encodes a str in place, whatever its kind (1, 2 or 4 bytes a code point), a window of
-# 16,384 code points at a time (native/src/stream.c), and writes the stream into a str made in the
+# 16,384 code points at a time (native/core/stream.c), and writes the stream into a str made in the
 # width it most likely needs, made longer or wider as it goes. These reach each of those paths.
 WINDOW = 1 << 14
 

@@ -1,4 +1,4 @@
-"""Training's pre-token counting in the C core (native/src/count.c, ``count_pretokens``) against
+"""Training's pre-token counting in the C core (native/core/count.c, ``count_pretokens``) against
 the Python count: the same counts and chains, in the same order (the order the trainer is fed),
 or the same error; and the same trained tokenizer file for every fuse mode."""
 

@@ -1,4 +1,4 @@
-"""The C core's optimal segmenter (native/src/segment.c, functok._native.Segmenter) against the
+"""The C core's optimal segmenter (native/core/segment.c, functok._native.Segmenter) against the
 pure reference (functok.tokenizer.segment.Segmenter, spec 10): the same ids under both
 tie-breaks, with and without byte fallback and reachable_only, and the same errors (type and
 message), on random vocabularies, the brute-force oracle, tokenizers trained on the corpora, the

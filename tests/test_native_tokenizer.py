@@ -1,4 +1,4 @@
-"""The C core's greedy encode (native/src/bpe.c, vocab.c, tokenizer.c; functok._native.GreedyEncoder)
+"""The C core's greedy encode (native/core/bpe.c, vocab.c, tokenizer.c; functok._native.GreedyEncoder)
 against the pure-Python reference: ``Tokenizer.encode`` gives the same ids, or the same error (type,
 kind, offset), on arbitrary and real text, under every profile and fuse mode, on random BPE
 vocabularies (several merges making one token, byte fallback), with special tokens, and on hostile

@@ -7,7 +7,7 @@
 // pre-tokens, so the caches fill and turn over); the memory plateaus: the last half of the rounds
 // does not grow it. This holds by construction: every call frees its buffers, the engine gives
 // back any buffer a large call grew (KEEP_LIMIT), and each cache is bounded (CACHE_LIMIT entries,
-// a bounded arena; native/src/vocab.c).
+// a bounded arena; native/core/vocab.c).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

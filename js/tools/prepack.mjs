@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { embed, MODULE_PATH } from './embed-wasm.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const INPUT_FOLDERS = [join(root, 'native', 'src'), join(root, 'native', 'wasm')]; // their .c and .h files
+const INPUT_FOLDERS = [join(root, 'native', 'core'), join(root, 'native', 'wasm')]; // their .c and .h files
 const BUILD_SCRIPT = join(root, 'native', 'wasm', 'build.mjs');
 const WASM = join(root, 'native', 'wasm', 'build', 'functok-core.wasm');
 

@@ -1,7 +1,7 @@
 /* What every fuzz target shares: turning the fuzzer's bytes into text, reading an encoder
  * configuration from them, and aborting on a broken invariant. A target is one file,
  * native/fuzz/fuzz_NAME.c, that includes this header and defines LLVMFuzzerTestOneInput;
- * scripts/fuzz.sh finds it by that name and links it with the core (native/src/ without the
+ * scripts/fuzz.sh finds it by that name and links it with the core (native/core/ without the
  * CPython binding). The same file, linked with replay.c instead of libFuzzer, is the leak
  * check's driver (scripts/leakcheck.sh). */
 #ifndef FUNCTOK_FUZZ_H
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/core.h"
+#include "../core/core.h"
 
 /* A broken invariant: say which and where, then abort, which libFuzzer reports as a crash and
  * keeps the input that caused it. */

@@ -1,5 +1,5 @@
 /* malloc, calloc, realloc and free of the WebAssembly build, in place of zig's libc allocator
- * (zig's are weak symbols; these win at link time). Not part of the core (native/src/).
+ * (zig's are weak symbols; these win at link time). Not part of the core (native/core/).
  *
  * Why: zig 0.17's wasm allocator (lib/std/heap/BrkAllocator.zig) rounds every block up to a
  * power of two, never splits or joins free blocks, and takes each new 64 KiB page for each size

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// Builds the C core (native/src/, without the CPython binding), exports.c (the codec's exports)
+// Builds the C core (native/core/, without the CPython binding), exports.c (the codec's exports)
 // and engine.c (the tokenizer engine's: BPE, tiktoken's merge, the segmenter, the caches and the
 // detokenizer), with alloc.c (malloc and free in place of zig's allocator, see there), into
 // native/wasm/build/functok-core.wasm with `zig cc` from the ziglang package on PyPI (the dev
 // extra installs it). The module imports nothing (no WASI shim needed): it runs in Node and in
-// browsers as is. The build folder is not committed: the core changes with every native/src
+// browsers as is. The build folder is not committed: the core changes with every native/core
 // commit, and a committed binary would need a rebuild and a freshness check on each of them.
 //
 // Which zig: $FUNCTOK_ZIG (a command, e.g. "zig" or "python -m ziglang"), else `-m ziglang` of
@@ -19,10 +19,10 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 export const WASM_PATH = join(here, 'build', 'functok-core.wasm');
 
-// The core's files: every native/src file but the binding's (module.c, bind_*.c).
+// The core's files (native/core/; the CPython binding, native/python/, stays out).
 export const CORE_SOURCES = ['cpbuf', 'ucd', 'normalize', 'split', 'encode', 'pretokens', 'decode', 'bpe', 'vocab',
   'tokenizer', 'segment', 'detokenize']
-  .map((name) => join(root, 'native', 'src', `${name}.c`));
+  .map((name) => join(root, 'native', 'core', `${name}.c`));
 const EXPORTS = ['malloc', 'free', 'realloc', 'fk_init', 'fk_answer', 'fk_answer_free', 'fk_encode', 'fk_pretokens', 'fk_split', 'fk_decode',
   'fk_engine_new', 'fk_engine_free', 'fk_engine_clear_caches', 'fk_engine_chars', 'fk_engine_merges', 'fk_engine_bytes',
   'fk_engine_ranks', 'fk_engine_segmenter', 'fk_engine_encode', 'fk_table_new', 'fk_table_free', 'fk_table_decode'];

@@ -1,4 +1,4 @@
-// The C core (native/src/) built to WebAssembly (build.mjs), behind the codec's API of functok
+// The C core (native/core/) built to WebAssembly (build.mjs), behind the codec's API of functok
 // for JavaScript: encode, decode, pretokens and split take the same options and throw the same
 // errors as js/src. The glue is the package's own (js/src/engine/wasm.mjs, which functok for
 // JavaScript's engine seam runs); this file only finds the module's bytes, outside the package:

@@ -1,6 +1,6 @@
-/* The tokenizer engine of the WebAssembly build: flat functions over the C core (native/src/)
+/* The tokenizer engine of the WebAssembly build: flat functions over the C core (native/core/)
  * for functok for JavaScript's engine seam (js/src/engine/wasm.mjs), as the CPython binding's
- * GreedyEncoder, Segmenter and TiktokenMerger drive the core (native/src/bind_*.c).
+ * GreedyEncoder, Segmenter and TiktokenMerger drive the core (native/python/bind_*.c).
  *
  * One `engine` is one vocabulary made once: its merge rule (Hugging Face BPE with byte fallback,
  * or tiktoken's byte-pair merge over ranks), its alphabet (code points, or UTF-8 bytes), how it

@@ -1,4 +1,4 @@
-/* The WebAssembly build's exports: flat functions over the C core (native/src/core.h) for
+/* The WebAssembly build's exports: flat functions over the C core (native/core/core.h) for
  * native/wasm/core.mjs. Each function takes the text as the glue wrote it into memory it got
  * from the exported malloc: UTF-8 (TextEncoder.encodeInto, the fast way out of a JavaScript
  * string) or UTF-16 code units (a string's own units, for the texts UTF-8 cannot carry: those

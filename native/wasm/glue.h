@@ -1,10 +1,10 @@
 /* What the WebAssembly build's two export files share (exports.c: the codec; engine.c: the
  * tokenizer engine): the return codes the JavaScript glue reads, the input encodings, the
- * answer of the last call, and the text conversions. Not part of the core (native/src/). */
+ * answer of the last call, and the text conversions. Not part of the core (native/core/). */
 #ifndef FUNCTOK_WASM_GLUE_H
 #define FUNCTOK_WASM_GLUE_H
 
-#include "../src/core.h"
+#include "../core/core.h"
 
 /* Return codes: FK_SURROGATE, the text holds a lone surrogate; FK_REPLACEMENT, UTF-8 input holds
  * U+FFFD, which may stand for one (send the text again as UTF-16); FK_DECODE_ERROR, a strict

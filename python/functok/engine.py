@@ -75,7 +75,7 @@ _core_module = _load()
 
 # -- the C core's arguments ----------------------------------------------------------------------
 
-# The encoder configuration as the core takes it (native/src/core.h, CFG_*).
+# The encoder configuration as the core takes it (native/core/core.h, CFG_*).
 _FEATURE_BITS = {"case": 1, "marks": 2, "repeat": 4}
 _FOLD_BITS = {"all": 0, "no-whitespace": 8, "none": 16}
 _CASE_BITS = {"capitalize": 0, "range": 32}
@@ -133,7 +133,7 @@ def _core_engine(name: str, core: Any) -> Engine:
     @functools.wraps(reference_decode.decode)
     def decode(stream: str, *, errors: str = "strict", max_output: int = DEFAULT_MAX_OUTPUT) -> str:
         max_output = check_decode_arguments(stream, errors, max_output)
-        return core.decode(stream, errors == "strict", max_output)  # native/src/decode.c
+        return core.decode(stream, errors == "strict", max_output)  # native/core/decode.c
 
     def greedy_encoder(bpe: Any, pre_tokenizer: Any):
         if bpe.prefix or bpe.suffix or bpe.unk_token or bpe.ignore_merges:

@@ -1,4 +1,4 @@
-"""native/src/ucd_tables.h, the C core's Unicode tables, from the text tables (for generate.py).
+"""native/core/ucd_tables.h, the C core's Unicode tables, from the text tables (for generate.py).
 
 The header holds sorted arrays only (ranges and pairs, as the text files list them); the core
 fills its Basic Multilingual Plane lookup arrays from them when it starts (ucd.c), as the
@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-HEADER = Path("native") / "src" / "ucd_tables.h"
+HEADER = Path("native") / "core" / "ucd_tables.h"
 
 CLASS_CODES = {"L": 1, "N": 2, "White_Space": 3}  # the splitter classes (spec 3.2); 0: none
 QUICK_CHECK_CODES = {"N": 1, "M": 2}  # NFC_Quick_Check; 0: Y

@@ -9,9 +9,9 @@ From the pinned Unicode data (unicodedata2 and regex, see unicode_tables.py) and
 spec/opcodes.json it makes:
 
 * spec/unicode/*.txt, the normative tables, and python/functok/_ucd_data.py (unicode_tables.py);
-* native/src/ucd_tables.h from the text tables (c_tables.py);
+* native/core/ucd_tables.h from the text tables (c_tables.py);
 * js/src/tables.mjs from the text tables and spec/opcodes.json (js_tables.py);
-* python/functok/_opcodes.py, native/src/opcodes.h and js/src/opcodes.mjs (opcode_constants.py).
+* python/functok/_opcodes.py, native/core/opcodes.h and js/src/opcodes.mjs (opcode_constants.py).
 
 Each file says in its first line that it is generated, by this script. tests/test_generated.py
 runs ``--out-dir`` into a temporary folder and compares every file.

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 PYTHON = Path("python") / "functok" / "_opcodes.py"
-C_HEADER = Path("native") / "src" / "opcodes.h"
+C_HEADER = Path("native") / "core" / "opcodes.h"
 JAVASCRIPT = Path("js") / "src" / "opcodes.mjs"
 
 

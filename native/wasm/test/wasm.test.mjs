@@ -23,7 +23,7 @@ const COUNT = Number(process.env.FUNCTOK_DIFF_COUNT || 1000);
 let core;
 
 before(async () => {
-  const sources = [...CORE_SOURCES, ...['exports.c', 'engine.c', 'alloc.c', 'glue.h', 'build.mjs'].map((f) => join(HERE, f)), join(ROOT, 'native', 'src', 'core.h')];
+  const sources = [...CORE_SOURCES, ...['exports.c', 'engine.c', 'alloc.c', 'glue.h', 'build.mjs'].map((f) => join(HERE, f)), join(ROOT, 'native', 'core', 'core.h')];
   const built = existsSync(WASM_PATH) ? statSync(WASM_PATH).mtimeMs : 0;
   if (sources.some((f) => statSync(f).mtimeMs > built)) build({ quiet: true });
   core = await loadCore();

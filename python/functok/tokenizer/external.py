@@ -266,7 +266,7 @@ def tiktoken_model(ranks: Mapping[bytes, int]) -> TiktokenBPE:
 
 class CompiledTiktokenBPE(TiktokenBPE):
     """:class:`TiktokenBPE` with its merges in the C core (``functok._native.TiktokenMerger``,
-    native/src/bpe.c): the same ids and the same ``KeyError`` for a byte that is not a token
+    native/core/bpe.c): the same ids and the same ``KeyError`` for a byte that is not a token
     (tests/test_native_tokenizer.py), in n log n where the pure port is quadratic."""
 
     def __init__(self, ranks: Mapping[bytes, int], merger=None) -> None:
