@@ -186,7 +186,7 @@ def native_vocabularies(native, monkeypatch):
 def use_core_segmenter(native, monkeypatch) -> None:
     """The seam's segmenter op on the C core (the native engine's), even under FUNCTOK_PURE=1."""
     monkeypatch.setattr(seam, "_core_module", native)
-    monkeypatch.setattr(seam, "segmenter", seam._core_segmenter)
+    monkeypatch.setattr(seam, "segmenter", seam._core_engine("native", native).segmenter)
 
 
 def _compare_vocabulary(native, vocabulary, texts):
