@@ -90,7 +90,7 @@ describe("the wasm engine and the pure engine inside Pyodide", () => {
   before(async () => {
     ({ functok: { pyodide: py } } = await loadOn("wasm"));
     py.runPython(DIFFERENTIAL);
-    const documents = determinismCorpus().filter((_, i) => i % 12 === 0).map((d) => d.text.slice(0, 2000));
+    const documents = determinismCorpus().filter((_, i) => i % 12 === 0).map((d) => [...d.text].slice(0, 2000).join(""));  // whole code points: a cut pair is a lone surrogate
     assert.ok(documents.length >= 40, `${documents.length} documents`);
     py.globals.set("documents_js", documents);
     py.runPython("documents = documents_js.to_py()");
