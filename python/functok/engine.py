@@ -142,11 +142,8 @@ def _core_engine(name: str, core: Any) -> Engine:
                                                        splitter=pre_tokenizer.splitter, profile=pre_tokenizer.profile)
         chars = {ord(t): i for t, i in bpe.vocab.items() if len(t) == 1}
         byte_ids = bpe._bytes if bpe.byte_fallback else [None] * 256
-        encoder = core.GreedyEncoder(chars, bpe.merges, byte_ids, max_digits, cfg, normalize,
-                                     FUSE_MODES.index(pre_tokenizer.fuse), CACHE_LIMIT)
-        if hasattr(encoder, "pre_tokenizer"):  # the wasm core's: its spans() are the pre-tokenizer's
-            encoder.pre_tokenizer = pre_tokenizer
-        return encoder
+        return core.GreedyEncoder(chars, bpe.merges, byte_ids, max_digits, cfg, normalize,
+                                  FUSE_MODES.index(pre_tokenizer.fuse), CACHE_LIMIT)
 
     def segmenter(candidates: dict, byte_ids: list | None, fallback):
         try:

@@ -149,7 +149,6 @@ class GreedyEncoder:
     def __init__(self, js: Any, to_js) -> None:
         self._js = js
         self._to_js = to_js
-        self.pre_tokenizer = None  # set by functok.engine: spans() reads it
 
     def encode(self, text: str) -> list[int]:
         found = self._js.encodeMany(self._to_js(_units(text)), None)
@@ -176,16 +175,6 @@ class GreedyEncoder:
 
     def clear_caches(self) -> None:
         self._js.clearCaches()
-
-    def spans(self, text: str) -> tuple[list[int], list[int]]:
-        """For each code point of the text's stream, its span of the text: the pure
-        pre-tokenizer's (the C core's ``stream_spans`` is not in the wasm build)."""
-        starts, ends = [], []
-        for _, _, char_spans in self.pre_tokenizer.spans(text):
-            for a, b in char_spans:
-                starts.append(a)
-                ends.append(b)
-        return starts, ends
 
 
 def _cumulative(texts: list[str]) -> array:

@@ -52,7 +52,10 @@ class Encoding:
     def offsets(self) -> list[Span]:
         if self._offsets is None:
             tok = self._tokenizer
-            engine = tok._native_encoder()  # None on the pure path
+            # The engine's own pre-token spans where it has them (the C core in CPython); the wasm
+            # build has no spans pass, so there the pure pre-tokenizer's spans serve, as on the pure path.
+            encoder = tok._native_encoder()  # None on the pure path
+            engine = encoder if hasattr(encoder, "spans") else None
             out: list[Span] = []
             base = 0
             for part in self._parts:
