@@ -47,7 +47,7 @@ fi
 
 extra=()
 if [ "${1:-}" = --full ]; then
-    udhr=$(cd bench && "$PYTHON" -c 'from corpora import UDHR; print(UDHR if UDHR.is_dir() else "")')
+    udhr=$(cd bench/python && "$PYTHON" -c 'from corpora import UDHR; print(UDHR if UDHR.is_dir() else "")')
     [ -n "$udhr" ] && extra+=("$udhr")
 fi
 

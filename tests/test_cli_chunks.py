@@ -5,7 +5,7 @@
 * ``functok decode --max-output N`` counts the whole output, as ``functok.decode`` does; without
   the option the limit is per chunk.
 * The chunker's memory is bounded by a block plus the longest stretch without a cut, not by the
-  input: deterministic ``tracemalloc`` peaks. (Time is in bench/scaling.py.)
+  input: deterministic ``tracemalloc`` peaks. (Time is in bench/python/scaling.py.)
 """
 
 from __future__ import annotations

@@ -128,7 +128,7 @@ def test_the_largest_vocab_size_trains():
 
 def test_a_giant_pretoken_is_cut_for_counting_and_stays_lossless():
     """Before, the trainer learned 'ab' * 2048 from one line of 'ab' * 3000 (and took time
-    quadratic in the line: bench/scaling.py train-*); now no token is longer than the cut."""
+    quadratic in the line: bench/python/scaling.py train-*); now no token is longer than the cut."""
     need_tokenizers()
     line = "ab" * 3000 + " Sooooo " + "xyz" * 700
     tok = Tokenizer.train(iter([line]), vocab_size=400, show_progress=False)
@@ -142,7 +142,7 @@ def test_a_giant_pretoken_is_cut_for_counting_and_stays_lossless():
 def test_a_giant_chain_is_cut_for_counting(monkeypatch):
     """fuse="frequent" counts chains (spec 9.4): "A B " repeated is one chain as long as its line,
     which the fusion merges' count went over once per merge (before: the whole 8,000 code points;
-    bench/scaling.py train-chain times it)."""
+    bench/python/scaling.py train-chain times it)."""
     need_tokenizers()
     import functok.tokenizer.train as training
 

@@ -6,7 +6,7 @@
 //
 //   npm run build && node wasm/bench_core.mjs [--bytes N]
 //
-// Corpora: the standard library's source of the CPython that builds the bundle (bench/corpora.py)
+// Corpora: the standard library's source of the CPython that builds the bundle (bench/python/corpora.py)
 // and the UDHR (corpora/udhr/, the first UDHR_SLICE code points of every translation), each cut
 // to about N bytes of UTF-8 (default 300,000). The tokenizer is the bundle's demo tokenizer
 // (8,000 ids, compact profile, frequent fuse, trained on the stdlib by web-demo/train_tokenizer.py
@@ -87,7 +87,7 @@ function cut(text, bytes) {
 }
 
 function stdlibText(bytes) {
-  const code = "import sys; sys.path.insert(0, 'bench'); from corpora import read_files, stdlib_files; "
+  const code = "import sys; sys.path.insert(0, 'bench/python'); from corpora import read_files, stdlib_files; "
     + `sys.stdout.write(''.join(read_files(stdlib_files(), ${bytes})))`;
   return execFileSync(python(), ["-c", code], { cwd: ROOT, maxBuffer: 1 << 30 }).toString("utf8");
 }

@@ -97,7 +97,7 @@ async function main() {
   if (!existsSync(python)) throw new Error(`no Python at ${python}; pass --python or set FUNCTOK_PYTHON`);
   const env = { ...process.env, PYTHONPATH: [join(REPO, 'python'), process.env.PYTHONPATH].filter(Boolean).join(':') };
   const dir = mkdtempSync(join(tmpdir(), 'functok-engine-bench-'));
-  const texts = run(python, [join(HERE, 'cpython_codec.py'), 'corpora', dir], env).map(({ name, path }) => ({ name, text: readFileSync(path, 'utf8') }));
+  const texts = run(python, [join(REPO, 'bench/python/cpython_codec.py'), 'corpora', dir], env).map(({ name, path }) => ({ name, text: readFileSync(path, 'utf8') }));
   const corpora = texts.map(({ name, text }) => {
     const out = join(dir, `${name}-${mb}mb.txt`);
     writeFileSync(out, Buffer.from(text).subarray(0, mb * 1e6).toString('utf8').replace(/\ufffd$/, ''));
@@ -108,7 +108,7 @@ async function main() {
     const train = join(dir, 'train.txt');
     writeFileSync(train, texts.map(({ text }) => text.slice(3e6, 4e6)).join('\n'));
     tokenizer = join(dir, 'functok-tokenizer.json');
-    run(python, [join(HERE, 'cpython_tokenizer.py'), 'train', train, tokenizer, vocab, 'compact', 'frequent'], env);
+    run(python, [join(REPO, 'bench/python/cpython_tokenizer.py'), 'train', train, tokenizer, vocab, 'compact', 'frequent'], env);
   }
   const [{ default: ranks }, { readTiktokenRanks }] = await Promise.all([import('js-tiktoken/ranks/gpt2'), import(INDEX)]);
   const rankFile = join(dir, 'gpt2.tiktoken');
@@ -116,8 +116,8 @@ async function main() {
   console.log(`# node ${process.version}; first ${mb} MB of each corpus; best of ${repeat} cold passes, each in a fresh process; tokenizer ${tokenizer}`);
   for (const { name, path } of corpora) {
     const rows = {};
-    const cpython = best(() => run(python, [join(HERE, 'cpython_tokenizer.py'), 'time', tokenizer, path], env));
-    const cpythonGpt2 = best(() => run(python, [join(HERE, 'cpython_tokenizer.py'), 'gpt2', rankFile, path], env));
+    const cpython = best(() => run(python, [join(REPO, 'bench/python/cpython_tokenizer.py'), 'time', tokenizer, path], env));
+    const cpythonGpt2 = best(() => run(python, [join(REPO, 'bench/python/cpython_tokenizer.py'), 'gpt2', rankFile, path], env));
     for (const segmentation of ['greedy', 'optimal']) {
       rows[`functok ${segmentation}, wasm`] = best(() => node(['--child', 'functok', tokenizer, segmentation, path]))[0];
       rows[`functok ${segmentation}, reference`] = best(() => node(['--child', 'functok', tokenizer, segmentation, path], true))[0];

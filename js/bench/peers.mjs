@@ -3,9 +3,9 @@
 //
 //   node js/bench/peers.mjs [--python PATH] [--mb N] [--vocab N] [--repeat R] [--browser] [--no-node]
 //
-// Corpora (js/bench/peers_python.py writes them, each in two disjoint halves: the text timed and
+// Corpora (bench/python/cpython_peers.py writes them, each in two disjoint halves: the text timed and
 // the text its own tokenizer is trained on): the standard library's .py source, the UDHR
-// translations ($FUNCTOK_UDHR, else bench/corpora.py's UDHR), and a multilingual sample of short
+// translations ($FUNCTOK_UDHR, else bench/python/corpora.py's UDHR), and a multilingual sample of short
 // paragraphs in 40 scripts made from the UDHR; at most N MB of each (default 2).
 // Setup: CPython functok trains a VOCAB-token (default 32,000) compact/frequent tokenizer on each
 // corpus's training half, cached in .cache/peers-bench/ (git-ignored) under the hash of its text.
@@ -123,12 +123,12 @@ const self = (...args) => [fileURLToPath(import.meta.url), ...args];
 /** The corpora and their tokenizers: written or found in the cache; returns [{ name, path, mb }]. */
 function setup(python, mb, vocab) {
   mkdirSync(CACHE, { recursive: true });
-  const corpora = run(python, [join(HERE, 'peers_python.py'), 'corpora', CACHE, String(mb)]);
+  const corpora = run(python, [join(REPO, 'bench/python/cpython_peers.py'), 'corpora', CACHE, String(mb)]);
   for (const c of corpora) {
     const cached = join(CACHE, `${c.name}-${vocab}-${c.train_sha256.slice(0, 16)}.tokenizer.json`);
     if (!existsSync(cached)) {
       const t0 = Date.now();
-      run(python, [join(HERE, 'peers_python.py'), 'train', c.train, cached, String(vocab)]);
+      run(python, [join(REPO, 'bench/python/cpython_peers.py'), 'train', c.train, cached, String(vocab)]);
       console.log(`# trained ${c.name}'s ${vocab}-token tokenizer on ${c.train_mb.toFixed(1)} MB in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     }
     copyFileSync(cached, join(CACHE, `${c.name}.tokenizer.json`));
@@ -178,7 +178,7 @@ function nodeRuns(python, corpora, repeat) {
     for (const { name, path } of corpora) {
       const rows = [];
       for (const [impl, { env }] of Object.entries(CASES)) rows.push(...run(process.execPath, self('--child', impl, CACHE, name, path), env));
-      rows.push(...run(python, [join(HERE, 'peers_python.py'), 'time', join(CACHE, `${name}.tokenizer.json`), path]));
+      rows.push(...run(python, [join(REPO, 'bench/python/cpython_peers.py'), 'time', join(CACHE, `${name}.tokenizer.json`), path]));
       for (const row of rows) {
         const best = (results[name] ??= {})[row.impl];
         if (best === undefined || row.mb_s > best.mb_s) results[name][row.impl] = row;

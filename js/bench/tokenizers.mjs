@@ -86,7 +86,7 @@ async function main() {
   if (!existsSync(python)) throw new Error(`no Python at ${python}; pass --python or set FUNCTOK_PYTHON`);
   const env = { ...process.env, PYTHONPATH: [join(REPO, 'python'), process.env.PYTHONPATH].filter(Boolean).join(':') };
   const dir = mkdtempSync(join(tmpdir(), 'functok-tok-bench-'));
-  const corpora = run(python, [join(HERE, 'cpython_codec.py'), 'corpora', dir], env).map(({ name, path }) => {
+  const corpora = run(python, [join(REPO, 'bench/python/cpython_codec.py'), 'corpora', dir], env).map(({ name, path }) => {
     const cut = Buffer.from(readFileSync(path, 'utf8')).subarray(0, mb * 1e6).toString('utf8').replace(/\ufffd$/, '');
     const out = join(dir, `${name}-${mb}mb.txt`);
     writeFileSync(out, cut);
@@ -97,15 +97,15 @@ async function main() {
   writeFileSync(join(dir, 'gpt2-tokenizer.json'), JSON.stringify(gpt2TokenizerJson(ranks)));
   writeFileSync(join(dir, 'gpt2.tiktoken'), `${[...readTiktokenRanks(ranks)].map(([t, r]) => `${btoa(t)} ${r}`).join('\n')}\n`);
   const tokenizer = join(dir, 'functok-tokenizer.json');
-  run(python, [join(HERE, 'cpython_tokenizer.py'), 'train', corpora[0].path, tokenizer, '4000'], env);
+  run(python, [join(REPO, 'bench/python/cpython_tokenizer.py'), 'train', corpora[0].path, tokenizer, '4000'], env);
   console.log(`# node ${process.version}, ${python}; first ${mb} MB of each corpus; best of ${repeat} cold passes; files in ${dir}`);
   const results = {};
   for (let r = 0; r < repeat; r++) {
     for (const { name, path } of corpora) {
       const rows = [];
       for (const impl of Object.keys(IMPLS)) rows.push(...run(process.execPath, [fileURLToPath(import.meta.url), '--child', impl, dir, path]));
-      for (const row of run(python, [join(HERE, 'cpython_tokenizer.py'), 'gpt2', join(dir, 'gpt2.tiktoken'), path], env)) rows.push({ ...row, impl: `${row.impl}-${row.mode}` });
-      for (const row of run(python, [join(HERE, 'cpython_tokenizer.py'), 'time', tokenizer, path], env)) rows.push({ ...row, impl: `${row.impl}-${row.mode}` });
+      for (const row of run(python, [join(REPO, 'bench/python/cpython_tokenizer.py'), 'gpt2', join(dir, 'gpt2.tiktoken'), path], env)) rows.push({ ...row, impl: `${row.impl}-${row.mode}` });
+      for (const row of run(python, [join(REPO, 'bench/python/cpython_tokenizer.py'), 'time', tokenizer, path], env)) rows.push({ ...row, impl: `${row.impl}-${row.mode}` });
       for (const row of rows) {
         const best = (results[name] ??= {})[row.impl];
         if (best === undefined || row.mb_s > best.mb_s) results[name][row.impl] = row;

@@ -5,9 +5,9 @@
 //
 // PATH is a Python with functok importable (default: $FUNCTOK_PYTHON, else .venv/bin/python).
 // The corpora (the standard library's source, 20 MB, and the UDHR when present) are written once
-// by js/bench/cpython_codec.py, so both sides read the same bytes. Each repeat, interleaved per
+// by bench/python/cpython_codec.py, so both sides read the same bytes. Each repeat, interleaved per
 // corpus, runs in fresh processes:
-//   * CPython: one encode and one decode pass with functok's caches cleared (bench/codec.py's cold);
+//   * CPython: one encode and one decode pass with functok's caches cleared (bench/python/codec.py's cold);
 //   * Node: one encode and one decode pass in a fresh process (empty caches, cold JIT), then a
 //     second pass with the caches cleared again (JIT warm, caches empty).
 // Figures are MB/s of UTF-8 input (decode: of the decoded text), best of N; ratios are JS/CPython.
@@ -97,7 +97,7 @@ async function main() {
   const python = opt('--python', process.env.FUNCTOK_PYTHON || join(REPO, '.venv/bin/python'));
   const repeat = Number(opt('--repeat', 3));
   if (!existsSync(python)) throw new Error(`no Python at ${python}; pass --python or set FUNCTOK_PYTHON`);
-  const helper = join(HERE, 'cpython_codec.py');
+  const helper = join(REPO, 'bench/python/cpython_codec.py');
   const dir = mkdtempSync(join(tmpdir(), 'functok-bench-'));
   const corpora = run(python, [helper, 'corpora', dir]);
   console.log(`# node ${process.version}, ${python}; repeat ${repeat}; corpora in ${dir}`);

@@ -5,7 +5,7 @@
 //   node native/wasm/bench.mjs [--python PATH] [--repeat N]
 //
 // The corpora (the standard library's source, 20 MB, and the UDHR when present) are written
-// once by js/bench/cpython_codec.py (PATH: a Python that can run it; default $FUNCTOK_PYTHON,
+// once by bench/python/cpython_codec.py (PATH: a Python that can run it; default $FUNCTOK_PYTHON,
 // else .venv/bin/python), as for js/bench/vs-python.mjs. Each repeat, interleaved per corpus,
 // runs each side in a fresh Node process: one pass (empty caches, cold JIT; the wasm module is
 // instantiated before the clock starts, and the load time is printed apart), then a second pass
@@ -73,7 +73,7 @@ async function main() {
   const repeat = Number(opt('--repeat', 3));
   if (!existsSync(python)) throw new Error(`no Python at ${python}; pass --python or set FUNCTOK_PYTHON`);
   const dir = mkdtempSync(join(tmpdir(), 'functok-wasm-bench-'));
-  const corpora = run(python, [join(REPO, 'js', 'bench', 'cpython_codec.py'), 'corpora', dir]);
+  const corpora = run(python, [join(REPO, 'bench/python/cpython_codec.py'), 'corpora', dir]);
   console.log(`# node ${process.version}; repeat ${repeat}; corpora in ${dir}`);
   const runs = {};
   for (let r = 0; r < repeat; r++) {

@@ -19,7 +19,7 @@ by one, after the bitmap that covers the Basic Multilingual Plane. The letter cl
 would walk all of them. So each big class is written as "BMP bitmap, or an astral character
 that the astral ranges then confirm" (see `_one_of`); BMP text never touches the long lists.
 Runs are possessive and `\\s*[\\r\\n]+` is rewritten so that it never backtracks; each rewrite
-is commented where it is made. bench/split.py measures the result against `regex`.
+is commented where it is made. bench/python/split.py measures the result against `regex`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Per-row cost of one call of FunctokLogitsProcessor, against the bare constraint step, same run.
 
-    .venv/bin/python bench/constrain_processor.py [--vocab 8000] [--rows 8] [--steps 64] [--before FILE]
+    .venv/bin/python bench/python/constrain_processor.py [--vocab 8000] [--rows 8] [--steps 64] [--before FILE]
 
 A tokenizer (profile "compact", fuse "frequent") is trained on the standard library's source,
 and ``--rows`` rows are grown together for ``--steps`` steps after prompts cut from the
@@ -18,18 +18,12 @@ another version of ``hf.py`` on the same rows in the same run, for a before/afte
 
 from __future__ import annotations
 
-import sys
-
-# bench/tokenize.py (a benchmark) would shadow the standard library's tokenize: see constrain.py.
-_here = sys.path.pop(0)
-import tokenize  # noqa: E402,F401
-sys.path.insert(0, _here)
-
 import argparse
 import importlib.util
 import platform
 import random
 import statistics
+import sys
 import time
 
 import numpy as np

@@ -1,9 +1,9 @@
 """Training at corpus scale: ``functok train`` against Hugging Face ``tokenizers`` alone, in one run.
 
-    .venv/bin/python bench/train.py [--mb 400] [--vocab-size 32000] [--stdlib-of PYTHON ...]
+    .venv/bin/python bench/python/train.py [--mb 400] [--vocab-size 32000] [--stdlib-of PYTHON ...]
                                     [--only train,workers,memory] [--min-count 2]
 
-The corpus is ``bench/train_corpus.py``'s (``--mb`` MB of package source code, plus the UDHR),
+The corpus is ``bench/python/train_corpus.py``'s (``--mb`` MB of package source code, plus the UDHR),
 built once and cached. Every measurement is a fresh process, run one after the other, its wall
 time and peak RSS taken from the operating system (``os.wait4``'s ``ru_maxrss`` for that child):
 

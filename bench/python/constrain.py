@@ -1,6 +1,6 @@
 """Per-step cost of functok.constrain's exact masks, against the naive mask, same run.
 
-    .venv/bin/python bench/constrain.py [--vocab 16000 32000] [--steps 3000] [--corpus-mb 6]
+    .venv/bin/python bench/python/constrain.py [--vocab 16000 32000] [--steps 3000] [--corpus-mb 6]
 
 For each vocabulary size and fuse mode (``none``: instructions apart from their bases;
 ``frequent``: the frequent ones fused; ``all``: every group joined with its base, which makes
@@ -26,18 +26,11 @@ independent of the sequence length).
 
 from __future__ import annotations
 
-import sys
-
-# bench/tokenize.py (a benchmark) would shadow the standard library's tokenize, which numpy's
-# and inspect's machinery import later: load the real one before the script's folder counts.
-_here = sys.path.pop(0)
-import tokenize  # noqa: E402,F401
-sys.path.insert(0, _here)
-
 import argparse
 import platform
 import random
 import statistics
+import sys
 import time
 
 import numpy as np

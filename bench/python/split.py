@@ -1,6 +1,6 @@
 """Splitter throughput: functok's stdlib-`re` patterns against `regex` with the spec's text.
 
-    .venv/bin/python bench/split.py [--repeat N]
+    .venv/bin/python bench/python/split.py [--repeat N]
 
 For each corpus (the standard library's source; the UDHR where present; a synthetic mix of
 astral text: emoji, math letters and digits, CJK Extension B, Gothic) and each splitter it
@@ -23,7 +23,7 @@ import regex
 
 split_module = importlib.import_module("functok.split")  # `functok.split` is also a function
 
-UDHR = Path(__file__).resolve().parents[1] / "corpora" / "udhr"
+UDHR = Path(__file__).resolve().parents[2] / "corpora" / "udhr"
 
 
 def stdlib_text() -> str:

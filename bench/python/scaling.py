@@ -1,6 +1,6 @@
 """Scaling on hostile input: time at growing sizes, as ratios against the smallest size.
 
-    .venv/bin/python bench/scaling.py [--only NAME] [--repeat N]
+    .venv/bin/python bench/python/scaling.py [--only NAME] [--repeat N]
 
 Each case builds an input of size n and runs one operation on it. The baseline is the same
 operation on the smallest input, in the same run; the figure that matters is
@@ -143,7 +143,7 @@ def _small_tokenizer():
 
     from functok.tokenizer import Tokenizer
 
-    fixtures = Path(__file__).resolve().parents[1] / "tests" / "fixtures"
+    fixtures = Path(__file__).resolve().parents[2] / "tests" / "fixtures"
     tok = Tokenizer.from_file(fixtures / "tokenizer-small.json")
     tok.fast_path = False
     return tok

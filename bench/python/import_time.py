@@ -1,6 +1,6 @@
 """``import functok`` with the C core against the pure path (``FUNCTOK_PURE=1``), same run.
 
-    .venv/bin/python bench/import_time.py [--runs N]
+    .venv/bin/python bench/python/import_time.py [--runs N]
 
 Each run is a fresh interpreter that imports functok; the two ways alternate so that a change in
 the machine's load falls on both. It prints the median and the best wall time of each (the
@@ -21,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-PYTHON_DIR = Path(__file__).resolve().parents[1] / "python"
+PYTHON_DIR = Path(__file__).resolve().parents[2] / "python"
 CODE = "import functok"
 
 

@@ -1,9 +1,9 @@
 """CPython functok's side of js/bench/vs-python.mjs (run by it; not a standalone benchmark).
 
-    python js/bench/cpython_codec.py corpora OUTDIR     # write the corpora, print their paths
-    python js/bench/cpython_codec.py time FILE...       # one cold pass of encode and decode per file
+    python bench/python/cpython_codec.py corpora OUTDIR     # write the corpora, print their paths
+    python bench/python/cpython_codec.py time FILE...       # one cold pass of encode and decode per file
 
-`time` clears functok's encoder and decoder caches before each pass (as bench/codec.py does for
+`time` clears functok's encoder and decoder caches before each pass (as bench/python/codec.py does for
 its cold figures), times one `functok.encode(text)` and one `functok.decode(stream)`, and prints
 one JSON line per file: MB/s of UTF-8 input (wall clock, and per CPU second) and SHA-256 digests of the stream and decoded text.
 """
@@ -16,8 +16,6 @@ import json
 import sys
 import time
 from pathlib import Path
-
-REPO = Path(__file__).resolve().parents[2]
 
 
 def clear_caches() -> list[str]:
@@ -36,7 +34,6 @@ def clear_caches() -> list[str]:
 
 
 def write_corpora(outdir: Path) -> None:
-    sys.path.insert(0, str(REPO / "bench"))
     from corpora import UDHR, read_files, stdlib_files
 
     outdir.mkdir(parents=True, exist_ok=True)

@@ -1,6 +1,6 @@
 """Tokenizer throughput and peak memory, as ratios against Rust baselines measured in the same run.
 
-    .venv/bin/python bench/tokenize.py [--repeat N] [--tokenizer FILE] [--gpt2 FILE] [--mb N]
+    .venv/bin/python bench/python/tokenizer.py [--repeat N] [--tokenizer FILE] [--gpt2 FILE] [--mb N]
                                        [--vocab-size N] [--cases A,B,...]
 
 On the standard library's source and on the UDHR (where present) it measures, in MB/s of
@@ -39,24 +39,18 @@ threads >= 1.8x 1 thread.
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
+import platform
+import resource
+import subprocess
 import sys
+import tempfile
+import time
+from pathlib import Path
 
-# This file is named tokenize.py: running it puts bench/ first on sys.path, where it would
-# shadow the standard library's `tokenize` (imported by inspect, linecache...). Move it last.
-if sys.path and os.path.abspath(sys.path[0] or ".") == os.path.dirname(os.path.abspath(__file__)):
-    sys.path.append(sys.path.pop(0))
-
-import argparse  # noqa: E402
-import json  # noqa: E402
-import platform  # noqa: E402
-import resource  # noqa: E402
-import subprocess  # noqa: E402
-import tempfile  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-from corpora import UDHR, read_files, stdlib_files  # noqa: E402
+from corpora import UDHR, read_files, stdlib_files
 
 CASES = ("functok-greedy", "greedy-pure", "batch-1-thread", "batch-2-threads", "functok-optimal", "hf-plain",
          "gpt2-greedy", "gpt2-optimal", "tiktoken")
@@ -196,7 +190,7 @@ def machine_parallelism(repeat: int = 3) -> float:
 def prepare_tokenizer(args, path: Path, **options) -> str:
     """The path of the tokenizer to measure: ``--tokenizer``, or else a tokenizer of
     ``--vocab-size`` trained with ``options`` (profile, fuse) on ``--train-mb`` MB of
-    :func:`training_text` and saved at ``path``. bench/segment.py's too."""
+    :func:`training_text` and saved at ``path``. bench/python/segment.py's too."""
     if args.tokenizer:
         return args.tokenizer
     from functok.tokenizer import Tokenizer

@@ -6,7 +6,7 @@ import sysconfig
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 UDHR = REPO / "corpora" / "udhr"
 
 

@@ -1,7 +1,7 @@
-"""The training benchmark's corpus (``bench/train.py``), assembled reproducibly from package
+"""The training benchmark's corpus (``bench/python/train.py``), assembled reproducibly from package
 sources, cached under ``.cache/train-corpus/`` (git-ignored).
 
-    .venv/bin/python bench/train_corpus.py [--mb 400] [--stdlib-of PYTHON ...] [--out DIR]
+    .venv/bin/python bench/python/train_corpus.py [--mb 400] [--stdlib-of PYTHON ...] [--out DIR]
 
 It writes, in ``--out`` (default ``.cache/train-corpus/<mb>mb``):
 
@@ -36,7 +36,7 @@ import sysconfig
 from importlib import metadata
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 CACHE = REPO / ".cache" / "train-corpus"
 # The UDHR's plain-text files, one language each; another task vendors them into the repository.
 UDHR = Path(os.environ.get("FUNCTOK_UDHR", REPO.parent / "shared" / "corpora" / "udhr"))
@@ -136,7 +136,7 @@ def build(mb: float, extra_pythons: list[str], out: Path | None = None) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     code = write_code(out / "code.txt", int(mb * 1e6), extra_pythons)
     languages = write_udhr(out / "udhr.txt")
-    manifest = {"generator": "bench/train_corpus.py", "options": options, "code": code,
+    manifest = {"generator": "bench/python/train_corpus.py", "options": options, "code": code,
                 "udhr_languages": languages,
                 "files": {name: {"bytes": (out / name).stat().st_size, "sha256": sha256(out / name)}
                           for name in ("code.txt", "udhr.txt")}}

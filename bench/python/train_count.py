@@ -1,7 +1,7 @@
 """Training's pre-token counting (``functok train``, ``Tokenizer.train``): the C core's count
 against the Python count, same run, same texts.
 
-    .venv/bin/python bench/train_count.py [--mb N] [--repeat N]
+    .venv/bin/python bench/python/train_count.py [--mb N] [--repeat N]
 
 For each corpus (the standard library's source, up to ``--mb`` MB; the UDHR where present), each
 file one text, and each fuse mode, it measures in MB/s of UTF-8 input what training counts

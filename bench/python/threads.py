@@ -1,9 +1,9 @@
 """How ``Tokenizer.encode_batch`` scales from 1 thread to 2, beside tiktoken's scaling measured
 in the same run (the machine's control).
 
-    .venv/bin/python bench/threads.py [--repeat N] [--mb N] [--tokenizer FILE] [--gpt2 FILE]
+    .venv/bin/python bench/python/threads.py [--repeat N] [--mb N] [--tokenizer FILE] [--gpt2 FILE]
 
-On the standard library's source and the UDHR (bench/corpora.py's ``UDHR``, or
+On the standard library's source and the UDHR (bench/python/corpora.py's ``UDHR``, or
 ``$FUNCTOK_UDHR``) it times, in a fresh process for each case and each round:
 
 * functok:  ``Tokenizer.encode_batch(docs, num_threads=1 or 2)`` over the whole corpus in one
@@ -22,7 +22,7 @@ process's CPU seconds on 2 threads / on 1 (the least of the rounds each): the wo
 thread adds (a cache each thread fills alone, a lock), which caps the ratio at 2 / it however
 idle the machine; it stays readable on a loaded machine, where the wall ratios do not.
 
-The functok tokenizer (32k, ``compact``/``frequent``) is trained here as bench/tokenize.py trains
+The functok tokenizer (32k, ``compact``/``frequent``) is trained here as bench/python/tokenizer.py trains
 it, unless ``--tokenizer`` names one. The GPT-2 ranks: ``--gpt2``, ``$FUNCTOK_GPT2_TIKTOKEN`` or
 ``~/.cache/functok/gpt2.tiktoken`` (scripts/fetch_gpt2_tiktoken.py caches it).
 """
@@ -51,7 +51,7 @@ def corpus(name: str, mb: float) -> list[str]:
 
 
 def train(path: Path, vocab_size: int) -> None:
-    """bench/tokenize.py's tokenizer: even-numbered stdlib files and every other UDHR translation."""
+    """bench/python/tokenizer.py's tokenizer: even-numbered stdlib files and every other UDHR translation."""
     from functok.tokenizer import Tokenizer
 
     text = read_files(stdlib_files()[0::2], int(3e6)) + read_files(sorted(UDHR_DIR.glob("*.txt"))[0::2], 10**12)

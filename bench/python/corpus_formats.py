@@ -1,9 +1,9 @@
 """functok tokenize on the same corpus as .jsonl, .parquet and .arrow files: MB/s and peak memory,
 measured in the same run (the goal: Parquet input / .jsonl input >= 0.9x).
 
-    .venv/bin/python bench/corpus_formats.py [--stdlib-mb N] [--vocab-size N] [--tasks N] [--rounds N]
+    .venv/bin/python bench/python/corpus_formats.py [--stdlib-mb N] [--vocab-size N] [--tasks N] [--rounds N]
 
-The corpus is bench/corpus.py's (a fixed sample of the standard library's .py files and every
+The corpus is bench/python/corpus.py's (a fixed sample of the standard library's .py files and every
 UDHR translation, one document per file), dealt round-robin into --tasks files of each format:
 ``.jsonl`` (one JSON line per document), ``.parquet`` (pyarrow's ``write_table`` defaults:
 snappy, one row group here) and ``.arrow`` (the IPC stream format, as ``datasets``'
@@ -32,15 +32,8 @@ import tempfile
 import time
 from pathlib import Path
 
-# This folder comes first on sys.path, and its tokenize.py would shadow the standard library's,
-# which pandas imports under pyarrow: the standard library's is imported first, then the folder's
-# modules.
-BENCH = sys.path.pop(0)
-import tokenize  # noqa: E402,F401  (the standard library's, held in sys.modules from here on)
-
-sys.path.insert(0, BENCH)
-from corpora import REPO  # noqa: E402
-from corpus import add_corpus_options, documents, functok_run, prepare_apart  # noqa: E402
+from corpora import REPO
+from corpus import add_corpus_options, documents, functok_run, prepare_apart
 
 FORMATS = ("jsonl", "parquet", "arrow")
 

@@ -1,7 +1,7 @@
 """Optimal segmentation (spec 10) through the C core against the pure segmenter and tiktoken,
 as ratios measured in the same run.
 
-    .venv/bin/python bench/segment.py [--mb N] [--tokenizer FILE] [--gpt2 FILE] [--vocab-size N]
+    .venv/bin/python bench/python/segment.py [--mb N] [--tokenizer FILE] [--gpt2 FILE] [--vocab-size N]
 
 On the standard library's source and on the UDHR (where present) it measures, in MB/s of UTF-8
 input, a single pass with empty caches (each case in its own process, so nothing is cached):
@@ -16,44 +16,27 @@ CPU time (the process's, with one thread everywhere) is printed beside the wall 
 shared machine it is the steadier of the two. The rest of the path (the codec, the pre-tokens,
 the cache) is whatever runs today, so the native row measures the C segmenter alone, not the
 whole native path. The functok tokenizer (32k, ``compact`` profile, ``frequent`` fuse) is trained here
-on other stdlib files and half the UDHR, as bench/tokenize.py does, unless ``--tokenizer`` gives
-one. The GPT-2 rank file is found as bench/tokenize.py finds it.
+on other stdlib files and half the UDHR, as bench/python/tokenizer.py does, unless ``--tokenizer`` gives
+one. The GPT-2 rank file is found as bench/python/tokenizer.py finds it.
 
 Goal: optimal >= 0.7x tiktoken once the whole path is native.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
+import platform
+import subprocess
 import sys
+import tempfile
+import time
+from pathlib import Path
 
-# bench/tokenize.py, beside this file, would shadow the standard library's `tokenize` while
-# bench/ is first on sys.path: move it last (as bench/tokenize.py does).
-if sys.path and os.path.abspath(sys.path[0] or ".") == os.path.dirname(os.path.abspath(__file__)):
-    sys.path.append(sys.path.pop(0))
+from corpora import UDHR
+import tokenizer as shared  # its corpora and its trained tokenizer (one source for both benchmarks)
 
-import argparse  # noqa: E402
-import importlib  # noqa: E402
-import importlib.util  # noqa: E402
-import json  # noqa: E402
-import platform  # noqa: E402
-import subprocess  # noqa: E402
-import tempfile  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-from corpora import UDHR  # noqa: E402
-
-
-def _bench_tokenize():
-    """bench/tokenize.py, for its corpora and its trained tokenizer (one source for both benchmarks)."""
-    spec = importlib.util.spec_from_file_location("bench_tokenize", Path(__file__).with_name("tokenize.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-shared = _bench_tokenize()
 CASES = ("optimal-pure", "optimal-native", "greedy", "tiktoken")
 
 

@@ -1,6 +1,6 @@
 """Codec throughput, as ratios against the bare `regex` split of the same text, same run.
 
-    .venv/bin/python bench/codec.py [--repeat N]
+    .venv/bin/python bench/python/codec.py [--repeat N]
 
 For each corpus (the standard library's source; the UDHR where present) it measures, in MB/s
 of UTF-8 input text:

@@ -1,7 +1,7 @@
 """Corpus-scale tokenizing: functok tokenize on 1 and 2 workers, against datatrove's own
 DocumentTokenizer with a plain Hugging Face byte-level BPE, measured in the same run.
 
-    .venv/bin/python bench/corpus.py [--stdlib-mb N] [--vocab-size N] [--tasks N] [--keep DIR]
+    .venv/bin/python bench/python/corpus.py [--stdlib-mb N] [--vocab-size N] [--tasks N] [--keep DIR]
 
 The corpus: a fixed sample of the standard library's .py files (the smallest CRC-32 of their path,
 up to --stdlib-mb MB) and every UDHR translation (corpora/udhr), one
@@ -153,7 +153,7 @@ def prepare(work: Path, stdlib_mb: float, udhr: Path, tasks: int, vocab_size: in
 
 def add_corpus_options(parser: argparse.ArgumentParser, tasks: str) -> None:
     """The options of the corpus and tokenizer that :func:`prepare_apart` makes (``tasks``: what
-    --tasks counts), here and in bench/corpus_formats.py."""
+    --tasks counts), here and in bench/python/corpus_formats.py."""
     parser.add_argument("--stdlib-mb", type=float, default=4.0, help="MB of standard-library source (default: 4)")
     parser.add_argument("--udhr", type=Path, default=UDHR, help=f"the UDHR folder (default: {UDHR})")
     parser.add_argument("--vocab-size", type=int, default=8192)

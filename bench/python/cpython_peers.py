@@ -1,14 +1,14 @@
 """CPython functok's side of js/bench/peers.mjs (run by it; not a standalone benchmark).
 
-    python js/bench/peers_python.py corpora OUT_DIR MB           # the three corpora, measured and training halves
-    python js/bench/peers_python.py train TEXT_FILE OUT VOCAB    # a compact/frequent tokenizer on the text
-    python js/bench/peers_python.py time TOKENIZER CORPUS        # one cold greedy pass of the C core (CPU and wall time)
+    python bench/python/cpython_peers.py corpora OUT_DIR MB           # the three corpora, measured and training halves
+    python bench/python/cpython_peers.py train TEXT_FILE OUT VOCAB    # a compact/frequent tokenizer on the text
+    python bench/python/cpython_peers.py time TOKENIZER CORPUS        # one cold greedy pass of the C core (CPU and wall time)
 
 Each corpus comes in two disjoint halves of the same kind of text: the part the benchmark
 encodes (at most MB megabytes of UTF-8) and the part its own tokenizer is trained on, so no
 tokenizer has seen the text it is timed on.
 
-- ``stdlib``: the standard library's .py source (bench/corpora.py); the even-numbered files are
+- ``stdlib``: the standard library's .py source (bench/python/corpora.py); the even-numbered files are
   measured, the odd-numbered ones train.
 - ``udhr``: the UDHR translations, whole, the even-numbered files measured, the odd ones train.
 - ``multilingual``: short paragraphs in many scripts. From each script, the complete translations
@@ -16,7 +16,7 @@ tokenizer has seen the text it is timed on.
   FIRST_BLOCKS blocks (title, preamble, the first articles) are measured, interleaved (block 1
   of every language, then block 2, ...), and their other blocks train.
 
-The UDHR folder is $FUNCTOK_UDHR, else bench/corpora.py's UDHR (the one place the repository
+The UDHR folder is $FUNCTOK_UDHR, else bench/python/corpora.py's UDHR (the one place the repository
 says where it is).
 """
 
@@ -30,7 +30,6 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
 PER_SCRIPT = 16    # languages per script in the multilingual sample (110 languages, 40 scripts)
 FIRST_BLOCKS = 12  # the title, the preamble and articles 1-10 of each: about 5 KB a language
 TRAIN_MB = 8       # the most training text per corpus
@@ -39,8 +38,7 @@ TRAIN_MB = 8       # the most training text per corpus
 def udhr_folder() -> Path:
     if os.environ.get("FUNCTOK_UDHR"):
         return Path(os.environ["FUNCTOK_UDHR"])
-    sys.path.insert(0, str(REPO))
-    from bench.corpora import UDHR
+    from corpora import UDHR
 
     return UDHR
 
@@ -52,8 +50,7 @@ def cut(texts: list[str], limit_bytes: float) -> str:
 
 
 def stdlib_halves() -> tuple[list[str], list[str]]:
-    sys.path.insert(0, str(REPO))
-    from bench.corpora import read_files, stdlib_files
+    from corpora import read_files, stdlib_files
 
     files = stdlib_files()
     return read_files(files[0::2], 10**9), read_files(files[1::2], 10**9)

@@ -1,8 +1,8 @@
 """CPython functok's side of js/bench/tokenizers.mjs (run by it; not a standalone benchmark).
 
-    python js/bench/cpython_tokenizer.py train TEXT_FILE OUT [VOCAB_SIZE [PROFILE FUSE]]   # a functok tokenizer on the text
-    python js/bench/cpython_tokenizer.py time TOKENIZER CORPUS              # functok tokenizer, greedy and optimal
-    python js/bench/cpython_tokenizer.py gpt2 RANK_FILE CORPUS              # GPT-2 ranks: greedy and optimal
+    python bench/python/cpython_tokenizer.py train TEXT_FILE OUT [VOCAB_SIZE [PROFILE FUSE]]   # a functok tokenizer on the text
+    python bench/python/cpython_tokenizer.py time TOKENIZER CORPUS              # functok tokenizer, greedy and optimal
+    python bench/python/cpython_tokenizer.py gpt2 RANK_FILE CORPUS              # GPT-2 ranks: greedy and optimal
 
 Each pass is one cold pass: a freshly loaded tokenizer or vocabulary (empty caches) encodes the
 whole corpus once. Prints one JSON line per pass: seconds, MB/s of UTF-8 input, the token

@@ -1,9 +1,9 @@
 """Where ``functok train``'s time and memory go: each stage of ``train_bpe`` on one corpus,
 with its wall and CPU seconds, the process's RSS after it, and its peak RSS during it.
 
-    .venv/bin/python bench/train_stages.py FOLDER [--vocab-size 32000]
+    .venv/bin/python bench/python/train_stages.py FOLDER [--vocab-size 32000]
 
-FOLDER is a corpus folder (``bench/train_corpus.py`` builds one). Tokenizer.train's defaults
+FOLDER is a corpus folder (``bench/python/train_corpus.py`` builds one). Tokenizer.train's defaults
 (``compact``, ``fuse="frequent"``), read as ``functok train`` reads them (text files in chunks).
 The peak of a stage is read from the kernel's high-water mark, reset before the stage
 (``/proc/self/clear_refs``), so this runs on Linux only. CPU seconds count every thread (the
