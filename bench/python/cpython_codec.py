@@ -1,4 +1,4 @@
-"""CPython functok's side of js/bench/vs-python.mjs (run by it; not a standalone benchmark).
+"""CPython functok's side of bench/node/vs-python.mjs (run by it; not a standalone benchmark).
 
     python bench/python/cpython_codec.py corpora OUTDIR     # write the corpora, print their paths
     python bench/python/cpython_codec.py time FILE...       # one cold pass of encode and decode per file

@@ -1,4 +1,4 @@
-"""CPython functok's side of js/bench/peers.mjs (run by it; not a standalone benchmark).
+"""CPython functok's side of bench/node/peers.mjs (run by it; not a standalone benchmark).
 
     python bench/python/cpython_peers.py corpora OUT_DIR MB           # the three corpora, measured and training halves
     python bench/python/cpython_peers.py train TEXT_FILE OUT VOCAB    # a compact/frequent tokenizer on the text

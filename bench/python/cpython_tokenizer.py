@@ -1,4 +1,4 @@
-"""CPython functok's side of js/bench/tokenizers.mjs (run by it; not a standalone benchmark).
+"""CPython functok's side of bench/node/tokenizers.mjs (run by it; not a standalone benchmark).
 
     python bench/python/cpython_tokenizer.py train TEXT_FILE OUT [VOCAB_SIZE [PROFILE FUSE]]   # a functok tokenizer on the text
     python bench/python/cpython_tokenizer.py time TOKENIZER CORPUS              # functok tokenizer, greedy and optimal
@@ -35,7 +35,7 @@ def main(argv: list[str]) -> None:
             text = f.read()
         size = int(argv[3]) if len(argv) > 3 else 4000
         chunks = [text[k : k + 20000] for k in range(0, len(text), 20000)]
-        if len(argv) > 5:  # a profile and a fuse mode (js/bench/engine.mjs: compact, frequent)
+        if len(argv) > 5:  # a profile and a fuse mode (bench/node/engine.mjs: compact, frequent)
             options = {"profile": argv[4], "fuse": argv[5]}
         else:
             options = {"profile": "paper", "split_operators": True}

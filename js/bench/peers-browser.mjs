@@ -1,4 +1,4 @@
-// The browser half of js/bench/peers.mjs (--browser): functok for JavaScript with its own
+// The browser half of bench/node/peers.mjs (--browser): functok for JavaScript with its own
 // tokenizer (on the engine the package picks, and on the JS reference through the page's switch,
 // setEngine('reference')) and tiktoken (npm, its WASM build) in headless Chromium, each case one cold pass in a
 // fresh page of a fresh browser context, on the corpora and tokenizers peers.mjs made. A static

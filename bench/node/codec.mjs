@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Codec throughput on files: node js/bench/codec.mjs [--profile paper|compact] FILE...
+// Codec throughput on files: node bench/node/codec.mjs [--profile paper|compact] FILE...
 // (MB/s of UTF-8 input, one pass each)
 import { readFileSync } from 'node:fs';
-import { encode, decode } from '../src/index.mjs';
+import { encode, decode } from '../../js/src/index.mjs';
 
 const argv = process.argv.slice(2);
 const at = argv.indexOf('--profile');

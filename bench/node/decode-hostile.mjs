@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Decode time on hostile streams against CPython functok, in one run, on the same streams:
 //
-//   node js/bench/decode-hostile.mjs [--python PATH] [--runs N]
+//   node bench/node/decode-hostile.mjs [--python PATH] [--runs N]
 //
 // The streams: a million stray arguments, a long text after one escape, and the 12 of
 // js/test/hostile.mjs (those of tests/test_decode_memory.py). Each side decodes each stream RUNS
@@ -13,8 +13,8 @@ import { mkdtempSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { decode, FormatError } from '../src/index.mjs';
-import { HOSTILE } from '../test/hostile.mjs';
+import { decode, FormatError } from '../../js/src/index.mjs';
+import { HOSTILE } from '../../js/test/hostile.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const N = 1 << 20;

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The engines of functok for JavaScript against their baselines, in one run (the goals they were built to):
 //
-//   node js/bench/engine.mjs [--python PATH] [--mb N] [--vocab V] [--tokenizer FILE] [--repeat R]
+//   node bench/node/engine.mjs [--python PATH] [--mb N] [--vocab V] [--tokenizer FILE] [--repeat R]
 //
 // Each pass is one cold pass in a fresh process (a freshly loaded tokenizer, empty caches),
 // timed once (best of R such passes, default 1, for a loaded machine), on the first N MB (default 1) of each corpus (the standard library's source and
@@ -24,7 +24,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../..');
-const INDEX = pathToFileURL(join(HERE, '../src/index.mjs')).href;
+const INDEX = pathToFileURL(join(REPO, 'js/src/index.mjs')).href;
 const sha = (ids) => createHash('sha256').update(JSON.stringify(Array.from(ids))).digest('hex');
 
 // --- one pass, in a child process -----------------------------------------------------------

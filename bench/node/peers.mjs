@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // functok for JavaScript against its peers, on one machine, in one run (the goals in docs/benchmarks.md):
 //
-//   node js/bench/peers.mjs [--python PATH] [--mb N] [--vocab N] [--repeat R] [--browser] [--no-node]
+//   node bench/node/peers.mjs [--python PATH] [--mb N] [--vocab N] [--repeat R] [--browser] [--no-node]
 //
 // Corpora (bench/python/cpython_peers.py writes them, each in two disjoint halves: the text timed and
 // the text its own tokenizer is trained on): the standard library's .py source, the UDHR
@@ -37,7 +37,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../..');
 const CACHE = join(REPO, '.cache', 'peers-bench');
-const FUNCTOK = pathToFileURL(join(HERE, '../src/index.mjs')).href;
+const FUNCTOK = pathToFileURL(join(REPO, 'js/src/index.mjs')).href;
 const sha = (ids) => createHash('sha256').update(JSON.stringify(Array.from(ids))).digest('hex');
 const SHORT = 'Hello, world! Héllo Wörld, ÉCOLE naïve.';
 
@@ -222,7 +222,7 @@ async function main() {
     firstEncodeRuns(corpora[2].name);
   }
   if (argv.includes('--browser')) {
-    const { browserRuns } = await import('./peers-browser.mjs');
+    const { browserRuns } = await import('../../js/bench/peers-browser.mjs');
     await browserRuns({ cache: CACHE, corpora, repeat, python });
   }
   console.log(`# load average ${loadavg().map((x) => fmt(x)).join(' ')} at the end`);

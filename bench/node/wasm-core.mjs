@@ -2,11 +2,11 @@
 // Encode and decode throughput of the C core built to WebAssembly (core.mjs) against functok for
 // JavaScript (js/src), in one run, on the same text:
 //
-//   node native/wasm/bench.mjs [--python PATH] [--repeat N]
+//   node bench/node/wasm-core.mjs [--python PATH] [--repeat N]
 //
 // The corpora (the standard library's source, 20 MB, and the UDHR when present) are written
 // once by bench/python/cpython_codec.py (PATH: a Python that can run it; default $FUNCTOK_PYTHON,
-// else .venv/bin/python), as for js/bench/vs-python.mjs. Each repeat, interleaved per corpus,
+// else .venv/bin/python), as for bench/node/vs-python.mjs. Each repeat, interleaved per corpus,
 // runs each side in a fresh Node process: one pass (empty caches, cold JIT; the wasm module is
 // instantiated before the clock starts, and the load time is printed apart), then a second pass
 // (js/src's caches cleared; the wasm core has none). Figures are MB/s of UTF-8 input, best of
@@ -31,7 +31,7 @@ async function load(side) {
     const { decode } = await import('../../js/src/decode.mjs');
     return { encode, decode, clearCaches, loadMs: performance.now() - t };
   }
-  const { loadCore } = await import('./core.mjs');
+  const { loadCore } = await import('../../native/wasm/core.mjs');
   const core = await loadCore();
   return { encode: (text) => core.encode(text), decode: (stream) => core.decode(stream), clearCaches: () => {},
     loadMs: performance.now() - t };

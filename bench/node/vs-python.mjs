@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Codec throughput against CPython functok, in one run, on the same text:
 //
-//   node js/bench/vs-python.mjs [--python PATH] [--repeat N]
+//   node bench/node/vs-python.mjs [--python PATH] [--repeat N]
 //
 // PATH is a Python with functok importable (default: $FUNCTOK_PYTHON, else .venv/bin/python).
 // The corpora (the standard library's source, 20 MB, and the UDHR when present) are written once
@@ -24,8 +24,8 @@ import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const SRC = resolve(HERE, '../src');
 const REPO = resolve(HERE, '../..');
+const SRC = join(REPO, 'js', 'src');
 const sha = (s) => createHash('sha256').update(s, 'utf8').digest('hex');
 
 async function child(files) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Tokenizers on the same text, in one run (the tokenizer's benchmark):
 //
-//   node js/bench/tokenizers.mjs [--python PATH] [--mb N] [--repeat R]
+//   node bench/node/tokenizers.mjs [--python PATH] [--mb N] [--repeat R]
 //
 // Corpora: the standard library's source and the UDHR (written by cpython_codec.py, as the
 // codec benchmark uses), the first N MB (default 4) of each. Every pass runs in a fresh process
@@ -22,7 +22,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../..');
-const src = (p) => pathToFileURL(join(HERE, '../src', p)).href;
+const src = (p) => pathToFileURL(join(REPO, 'js/src', p)).href;
 const sha = (ids) => createHash('sha256').update(JSON.stringify(ids)).digest('hex');
 
 // --- one pass, in a child process -----------------------------------------------------------

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The codec of this checkout against the one of a git revision, in one process, on the same text:
 //
-//   node js/bench/against.mjs [--rev REV] [--repeat N] [FILE...]
+//   node bench/node/against.mjs [--rev REV] [--repeat N] [FILE...]
 //
 // REV (default HEAD) is checked out with `git archive` into a temporary folder, and both
 // js/src trees are imported side by side (two module graphs). Each repeat runs, interleaved,
