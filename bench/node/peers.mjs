@@ -222,7 +222,7 @@ async function main() {
     firstEncodeRuns(corpora[2].name);
   }
   if (argv.includes('--browser')) {
-    const { browserRuns } = await import('../../js/bench/peers-browser.mjs');
+    const { browserRuns } = await import('../browser/peers.mjs');
     await browserRuns({ cache: CACHE, corpora, repeat, python });
   }
   console.log(`# load average ${loadavg().map((x) => fmt(x)).join(' ')} at the end`);

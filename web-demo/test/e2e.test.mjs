@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { chromium } from "playwright-core";
-import { CHROMIUM, CHROMIUM_ARGS, ROOT, describeFirstSample, isLocal, measureFirstSample, openPage as open, python, startServer } from "../bench/first-sample.mjs";
+import { CHROMIUM, CHROMIUM_ARGS, ROOT, describeFirstSample, isLocal, measureFirstSample, openPage as open, python, startServer } from "../../bench/browser/first-sample.mjs";
 
 const OUTPUT = join(ROOT, "test-output", "web-demo");
 const WASM_BUILT = existsSync(join(ROOT, "wasm", "dist", "bundle.json"));
@@ -59,7 +59,7 @@ describe("web demo in headless Chromium", { timeout: PYODIDE_TIMEOUT_MS * 2 }, (
 
   // The time to the first sample is a figure, not a pass mark: on a loaded
   // machine it says more about the machine than the page. It is reported here and measured by
-  // `npm run bench` (web-demo/bench/first-sample.mjs), beside a blank page's in the same run.
+  // `npm run bench` (bench/browser/first-sample.mjs), beside a blank page's in the same run.
   test("the first encoded sample shows on every cold load (time reported, not asserted)", async (t) => {
     const result = await measureFirstSample(browser, url, {
       loads: COLD_LOADS,

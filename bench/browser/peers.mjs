@@ -9,11 +9,10 @@ import { createServer } from 'node:http';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, extname, join, normalize, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CHROMIUM, CHROMIUM_ARGS } from './first-sample.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../..');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const TYPES = { '.mjs': 'text/javascript', '.js': 'text/javascript', '.json': 'application/json', '.html': 'text/html', '.wasm': 'application/wasm' };
 
 // One case in the page: `load` (import and load, timed apart) returns { encode, engine }.
@@ -94,7 +93,7 @@ export async function browserRuns({ cache, corpora, repeat }) {
   const { chromium } = await import('playwright-core');
   const server = await serve();
   const origin = `http://127.0.0.1:${server.address().port}`;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const version = browser.version();
   try {
     console.log(`\nheadless Chromium ${version}: one cold pass per case in a fresh page, best of ${repeat}; MB/s by the wall clock (a page has no CPU clock)`);
@@ -107,7 +106,7 @@ export async function browserRuns({ cache, corpora, repeat }) {
           if (!best[label] || row.mb_s > best[label].mb_s) best[label] = { ...row, impl: label };
         }
       }
-      const peers = join(HERE, 'peers.mjs');
+      const peers = join(REPO, 'bench', 'node', 'peers.mjs');
       const own = nodeSha(peers, cache, 'functok-js-own', name, path);
       for (const label of ['functok-js-own', 'functok-js-own-reference']) {
         if (best[label].ids_sha256 !== own) throw new Error(`${name}: ${label}'s ids in Chromium differ from Node's`);

@@ -3,9 +3,9 @@
 // browser as the same-run baseline. A benchmark, not a test (on a loaded machine the time says
 // more about the machine than the page): the goal, 300 ms, is printed beside the figure, never
 // asserted. web-demo/test/e2e.test.mjs reports the
-// same figure as a diagnostic, with these helpers.
+// same figure as a diagnostic, with these helpers; bench/browser/peers.mjs launches Chromium with them.
 //
-//   node web-demo/bench/first-sample.mjs [--loads N]      (npm run bench runs it)
+//   node bench/browser/first-sample.mjs [--loads N]      (npm run bench runs it)
 
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
