@@ -265,7 +265,7 @@ def test_home_figure_is_the_codec_output(site):
 
 def test_benchmarks_page_covers_every_benchmark():
     page = (DOCS / "benchmarks.md").read_text(encoding="utf-8")
-    for script in [*sorted((REPO / "bench" / "python").glob("*.py")), REPO / "wasm" / "bench.mjs"]:
+    for script in [*sorted((REPO / "bench" / "python").glob("*.py")), *sorted((REPO / "bench" / "pyodide").glob("*.mjs"))]:
         assert str(script.relative_to(REPO)) in page, f"{script.name} has no figures on the benchmarks page"
 
 

@@ -1,4 +1,4 @@
-// The fixed corpus of the cross-runtime determinism test and of wasm/bench.mjs:
+// The fixed corpus of the cross-runtime determinism test and of bench/pyodide/bundle.mjs:
 //  - UDHR: the first UDHR_SLICE code points of every translation in corpora/udhr
 //    (532 files in 43 scripts) where the corpus is present;
 //  - code: the Python sources of the functok package's core (the modules of python/functok/

@@ -1,4 +1,4 @@
-"""The CPython half of the cross-runtime tests and of wasm/bench.mjs.
+"""The CPython half of the cross-runtime tests.
 
 Reads one JSON request on stdin and writes one JSON answer on stdout.  It calls functok through
 the same functok_bridge.call() that Pyodide runs, so the only difference between the two sides
@@ -10,7 +10,6 @@ Tasks:
   digests          SHA-256 per document of the stream, the pieces, the token ids and the decoded text
   errors           strict error (kind, offset) and lenient output for each stream
   train_tokenizer  trains a small functok.Tokenizer and answers the JSON that save() writes
-  bench            seconds to encode a text, best of a few runs, with cold and warm caches
 """
 
 from __future__ import annotations
@@ -100,18 +99,7 @@ def train_tokenizer(request: dict[str, Any]) -> dict[str, Any]:
         return {"json": path.read_text(encoding="utf-8")}
 
 
-def bench(request: dict[str, Any]) -> dict[str, Any]:
-    from bench_encode import best_seconds
-
-    text, runs = request["text"], request.get("runs", 3)
-    return {
-        "cold": best_seconds(text, runs, cold=True),
-        "warm": best_seconds(text, runs, cold=False),
-        "python": sys.version,
-    }
-
-
-TASKS = {"runtime": runtime, "calls": calls, "digests": digests, "errors": errors, "train_tokenizer": train_tokenizer, "bench": bench}
+TASKS = {"runtime": runtime, "calls": calls, "digests": digests, "errors": errors, "train_tokenizer": train_tokenizer}
 
 
 def main() -> None:

@@ -1,17 +1,20 @@
 // Measures the wasm bundle: cold load time in Node, bundle size, and codec encode throughput
 // under Pyodide as a ratio to CPython on the same text in the same run (goal: 0.25x or better).
 //
-//   npm run build && npm run bench         (or: node wasm/bench.mjs [--profile])
+//   npm run build && npm run bench         (or: node bench/pyodide/bundle.mjs [--profile])
 //
 // --profile prints the top of a cProfile run of encode inside Pyodide.
 
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
-import { codeDocuments, udhrDocuments } from "./test/corpus.mjs";
-import { cpython, DIST, loadBuilt } from "./test/helpers.mjs";
+import { codeDocuments, udhrDocuments } from "../../wasm/test/corpus.mjs";
+import { DIST, loadBuilt, python, ROOT } from "../../wasm/test/helpers.mjs";
+
+// The timing code both interpreters run: imported inside Pyodide, run as a script by CPython.
+const BENCH_ENCODE = new URL("./bench_encode.py", import.meta.url);
 
 // Best of RUNS: the machine is shared, and the minimum is the least disturbed run.
 const RUNS = 5;
@@ -52,7 +55,7 @@ function benchText() {
 // Times encode inside Pyodide with the same Python code as CPython (bench_encode.py), so the
 // figure compares interpreters, not the JavaScript boundary.
 function pyodideSeconds(functok, text) {
-  functok.writeFile("/tmp/bench/bench_encode.py", readFileSync(new URL("./bench_encode.py", import.meta.url), "utf8"));
+  functok.writeFile("/tmp/bench/bench_encode.py", readFileSync(BENCH_ENCODE, "utf8"));
   functok.pyodide.globals.set("bench_text", text);
   const [cold, warm] = functok.pyodide
     .runPython(`
@@ -62,6 +65,16 @@ from bench_encode import best_seconds
 [best_seconds(bench_text, ${RUNS}, cold=True), best_seconds(bench_text, ${RUNS}, cold=False)]`)
     .toJs();
   return { cold, warm };
+}
+
+// The same timing in CPython, on functok from this checkout's python/ (C core where it is built).
+function cpythonSeconds(text) {
+  const out = execFileSync(python(), [fileURLToPath(BENCH_ENCODE), String(RUNS)], {
+    input: text,
+    maxBuffer: 1 << 20,
+    env: { ...process.env, PYTHONPATH: join(ROOT, "python") },
+  });
+  return JSON.parse(out.toString("utf8"));
 }
 
 function boundarySeconds(functok, text) {
@@ -94,7 +107,7 @@ async function main() {
 
   const text = benchText();
   const codePoints = Array.from(text).length;
-  const reference = cpython({ task: "bench", text, runs: RUNS });
+  const reference = cpythonSeconds(text);
   const inPyodide = pyodideSeconds(functok, text);
   const throughJs = boundarySeconds(functok, text);
   const size = bundleSize();

@@ -4,7 +4,7 @@
 // fresh Node process, one cold pass per op (empty caches), same texts, ratios printed in the
 // same run.
 //
-//   npm run build && node wasm/bench_core.mjs [--bytes N]
+//   npm run build && node bench/pyodide/core.mjs [--bytes N]
 //
 // Corpora: the standard library's source of the CPython that builds the bundle (bench/python/corpora.py)
 // and the UDHR (corpora/udhr/, the first UDHR_SLICE code points of every translation), each cut
@@ -17,8 +17,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { udhrDocuments } from "./test/corpus.mjs";
-import { loadBuilt, python, ROOT } from "./test/helpers.mjs";
+import { udhrDocuments } from "../../wasm/test/corpus.mjs";
+import { loadBuilt, python, ROOT } from "../../wasm/test/helpers.mjs";
 
 const SELF = fileURLToPath(import.meta.url);
 const argument = (name, fallback) => {
