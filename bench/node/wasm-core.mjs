@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Encode and decode throughput of the C core built to WebAssembly (core.mjs) against functok for
+// Encode and decode throughput of the C core built to WebAssembly (native/wasm/core.mjs) against functok for
 // JavaScript (js/src), in one run, on the same text:
 //
 //   node bench/node/wasm-core.mjs [--python PATH] [--repeat N]

@@ -1,7 +1,7 @@
 """Tokenizer throughput and peak memory, as ratios against Rust baselines measured in the same run.
 
     .venv/bin/python bench/python/tokenizer.py [--repeat N] [--tokenizer FILE] [--gpt2 FILE] [--mb N]
-                                       [--vocab-size N] [--cases A,B,...]
+                                               [--vocab-size N] [--cases A,B,...]
 
 On the standard library's source and on the UDHR (where present) it measures, in MB/s of
 UTF-8 input:
