@@ -269,6 +269,20 @@ def test_benchmarks_page_covers_every_benchmark():
         assert str(script.relative_to(REPO)) in page, f"{script.name} has no figures on the benchmarks page"
 
 
+def test_bench_readme_lists_every_file_under_its_host():
+    """bench/README.md has a section per host folder naming each of its scripts, and names no script that is gone."""
+    readme = (REPO / "bench" / "README.md").read_text(encoding="utf-8")
+    sections = dict(re.findall(r"^## `(\w+)/`[^\n]*\n(.*?)(?=^## |\Z)", readme, re.M | re.S))
+    hosts = sorted(path.name for path in (REPO / "bench").iterdir() if path.is_dir())
+    assert sorted(sections) == hosts
+    scripts = sorted(path for path in (REPO / "bench").glob("*/*") if path.suffix in {".py", ".mjs"})
+    for path in scripts:
+        host = path.parent.name
+        assert f"`{path.name}`" in sections[host], f"bench/README.md's {host}/ section does not name {path.name}"
+    gone = set(re.findall(r"`([\w-]+\.(?:py|mjs))`", readme)) - {path.name for path in scripts}
+    assert not gone, f"bench/README.md names scripts bench/ does not hold: {sorted(gone)}"
+
+
 # --- Including files -----------------------------------------------------------------------
 
 def test_included_links_point_at_the_pages_that_hold_them():
