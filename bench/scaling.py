@@ -73,7 +73,7 @@ def _decode(stream: str, pure: bool, **options: Any) -> str | None:
 
     from functok import FormatError
 
-    module = importlib.import_module("functok.decode")
+    module = importlib.import_module("functok.decoding")
     module.clear_caches()  # hostile input is met cold
     saved = module.native
     if pure:
@@ -205,7 +205,7 @@ def _cli_decode(max_output=None):
 
 def _cli_encode(text: str) -> int:
     from functok.chunks import text_chunks
-    from functok.encode import encode
+    from functok.encoding import encode
     return sum(len(encode(chunk)) for _, chunk in text_chunks(_cli_blocks(text)))
 
 
@@ -242,7 +242,7 @@ def _chain_tokenizer():
 
 def _tokenize(segmentation: str) -> Callable[[str], int]:
     def run(text: str) -> int:
-        from functok.encode import clear_caches
+        from functok.encoding import clear_caches
 
         tok = _chain_tokenizer()
         tok.clear_caches()  # hostile input is met cold (the C core's cache too)

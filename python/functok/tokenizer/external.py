@@ -282,7 +282,7 @@ class CompiledTiktokenBPE(TiktokenBPE):
 def regex_pre_tokenizer(pattern: str) -> PreTokenizer:
     """The pre-tokenizer of a :data:`PATTERNS` key or a `regex` pattern."""
     if PATTERNS.get(pattern) == "llama3":
-        from ..split import split
+        from ..splitting import split
 
         return functools.partial(split, splitter="llama3")
     if pattern == "gpt2":
@@ -301,11 +301,11 @@ def regex_pre_tokenizer(pattern: str) -> PreTokenizer:
 @functools.cache
 def gpt2_pattern() -> re.Pattern[str]:
     """GPT-2's pattern for the standard library's `re`, written as the llama3 splitter is
-    (:mod:`functok.split`): classes from the pinned tables, so it yields the same pieces as
+    (:mod:`functok.splitting`): classes from the pinned tables, so it yields the same pieces as
     `regex` with :data:`PATTERNS` ``["gpt2"]`` (tests/test_bpe.py), about twice as fast and
     without the `regex` dependency."""
     from .. import _ucd
-    from ..split import bracket, complement, normalized, run_of, union
+    from ..splitting import bracket, complement, normalized, run_of, union
 
     letter = normalized(_ucd.LETTER_RANGES)
     number = normalized(_ucd.NUMBER_RANGES)

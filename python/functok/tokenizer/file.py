@@ -21,9 +21,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..encode import DEFAULT_PROFILE, PROFILES
+from ..encoding import DEFAULT_PROFILE, PROFILES
 from ..pretokenize import FUSE_MODES, fuse_mode
-from ..split import SPLITTERS
+from ..splitting import SPLITTERS
 from ..versions import covers
 from .bpe import BYTE_TOKENS, byte_fallback_token, merge_pair
 from .errors import TokenizerFileError

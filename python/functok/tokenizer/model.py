@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..decode import DEFAULT_MAX_OUTPUT
+from ..decoding import DEFAULT_MAX_OUTPUT
 from ..errors import FormatError
 from .. import engine
 from ..pretokenize import fuse_mode

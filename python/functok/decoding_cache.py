@@ -1,7 +1,7 @@
-"""The pure engine's decoder: :func:`functok.decode.decode` behind a cache of decoded groups.
+"""The pure engine's decoder: :func:`functok.decoding.decode` behind a cache of decoded groups.
 
 A stream of real text repeats its groups, so here each error-free group and the head of its
-text is decoded once, by the reference decoder's own :meth:`~functok.decode._Decoder._apply_group`,
+text is decoded once, by the reference decoder's own :meth:`~functok.decoding._Decoder._apply_group`,
 and cached; a stream of repeated tokens then costs one dictionary lookup per group. Wherever a
 question comes up (an error, a dangling group, an escape, a lone surrogate, output past
 ``max_output``) the stream goes to the reference decoder whole, so the text and the errors are
@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from . import decode as reference
+from . import decoding as reference
 from .cache import remember
-from .decode import DEFAULT_MAX_OUTPUT, _Decoder, _slots, check_decode_arguments
+from .decoding import DEFAULT_MAX_OUTPUT, _Decoder, _slots, check_decode_arguments
 from .grammar import FORMAT_CLASS, GROUP_CLASS, GROUP_START, NEEDS_DECODING, SURROGATE, group_end
 from .opcodes import ESCAPE_CHAR, MULTIREPEAT, UPPERCASE
 
@@ -24,7 +24,7 @@ __all__ = ["clear_caches", "decode"]
 
 
 def decode(stream: str, *, errors: str = "strict", max_output: int = DEFAULT_MAX_OUTPUT) -> str:
-    """:func:`functok.decode.decode`, the same text and errors, with error-free groups cached."""
+    """:func:`functok.decoding.decode`, the same text and errors, with error-free groups cached."""
     max_output = check_decode_arguments(stream, errors, max_output)
     if not NEEDS_DECODING.search(stream):
         return stream  # plain text is its own decoding
