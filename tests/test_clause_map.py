@@ -126,7 +126,7 @@ def test_every_row_names_python_code():
 
 
 def resolve(dotted: str):
-    """The object a dotted name like functok.decoding.decode or functok.tokenizer.model.Tokenizer.encode
+    """The object a dotted name like functok.decoding.decode or functok.tokenizer.tokenizer.Tokenizer.encode
     names: the longest importable module prefix, then attributes."""
     parts = dotted.split(".")
     for cut in range(len(parts), 0, -1):

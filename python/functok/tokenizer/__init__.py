@@ -31,7 +31,7 @@ The default ``fuse="frequent"`` learned ``CAPITALIZE(0)`` + ``hello`` as one tok
 ``CAPITALIZE(0)``, ``hello``, ``<0x2C>``.
 
 The modules, in the order of the encode path and back (spec sections in brackets):
-:mod:`.model` (:class:`Tokenizer`, the encode path step by step), :mod:`.special_tokens` (the
+:mod:`.tokenizer` (:class:`Tokenizer`, the encode path step by step), :mod:`.special_tokens` (the
 text cut at special tokens), :mod:`.codec_pretokenizer` (the codec's pre-tokens of each stretch
 and their spans; 9, 4.4), :mod:`.vocabulary` (ids of
 a pre-token, one cache; 10), :mod:`.bpe` (greedy BPE), :mod:`.segment` (optimal segmentation;
@@ -49,7 +49,7 @@ from .errors import TokenFormatError as TokenFormatError
 from .errors import TokenizerFileError as TokenizerFileError
 from .errors import UnknownTokenIdError as UnknownTokenIdError
 from .file import FORMAT_VERSION as FORMAT_VERSION
-from .model import Tokenizer as Tokenizer
+from .tokenizer import Tokenizer as Tokenizer
 from .offsets import Encoding as Encoding
 from .stream import DecodeStream as DecodeStream
 

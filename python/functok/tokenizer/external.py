@@ -29,7 +29,7 @@ from typing import Any
 from .. import engine
 from .bpe import TiktokenBPE
 from .errors import TokenizerFileError
-from .model import Tokenizer
+from .tokenizer import Tokenizer
 from .model_files import build_bpe, check_bpe, read_tiktoken
 from .reading import Checker, describe, parse_json, read_text
 from .vocabulary import CHARACTERS, PreTokenizer, SymbolSpace, Vocabulary

@@ -21,7 +21,7 @@ from .decoding import IdReader
 from .errors import ByteFallbackError, IdError, TokenFormatError, UnknownTokenIdError
 
 if TYPE_CHECKING:
-    from .model import Tokenizer
+    from .tokenizer import Tokenizer
 
 __all__ = ["DecodeStream"]
 
