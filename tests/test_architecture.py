@@ -169,6 +169,18 @@ def test_every_import_runs_the_way_the_arrows_say():
     assert not wrong, "imports against ARCHITECTURE.md's arrows:\n" + "\n".join(wrong)
 
 
+
+def test_one_module_reads_the_tokenizer_files():
+    """ARCHITECTURE.md: a tokenizer's files are read in one place, tokenizer/file_reader.py (the
+    bytes, UTF-8, JSON, tiktoken rank lines), and every loader reads through it. (train.py reads
+    training corpora, not tokenizer files.)"""
+    reads = re.compile(r"\bjson\.loads?\(|\bopen\(|\.read_(?:bytes|text)\(|\bbinascii\.")
+    tokenizer = PACKAGE / "tokenizer"
+    readers = {p.name for p in tokenizer.glob("*.py") if reads.search(p.read_text(encoding="utf-8"))}
+    assert readers - {"train.py"} == {"file_reader.py"}, sorted(readers)
+    for loader in ("tokenizer.py", "external.py"):
+        assert "functok.tokenizer.file_reader" in imports_of(tokenizer / loader), loader
+
 # -- the engine seam (ARCHITECTURE.md, "The engine seam") -------------------------------------------
 
 REFERENCE_MODULES = ["encoding", "decoding", "pretokenize", "splitting", "normalize", "tokenizer/bpe", "tokenizer/segment",

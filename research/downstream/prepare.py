@@ -30,7 +30,7 @@ from functok.commands.compare import budgets
 from functok.commands.compare.budgets import BYTE_TOKENS
 from functok.encoding import encoded_pieces, map_pieces
 from functok.pretokenize import chained, has_group, piece_pretokens
-from functok.tokenizer.file import with_byte_tokens
+from functok.tokenizer.tokenizer_file import with_byte_tokens
 from functok.tokenizer.fusion import ChainCounter, greedy_tokens
 
 import protocols

@@ -28,10 +28,11 @@ from typing import Any
 
 from .. import engine
 from .bpe import TiktokenBPE
+from .bpe_model import build_bpe, check_bpe
 from .errors import TokenizerFileError
+from .file_reader import parse_json, read_json, read_text, read_tiktoken_ranks
+from .json_checks import Checker, describe
 from .tokenizer import Tokenizer
-from .model_files import build_bpe, check_bpe, read_tiktoken
-from .reading import Checker, describe, parse_json, read_text
 from .vocabulary import CHARACTERS, PreTokenizer, SymbolSpace, Vocabulary
 
 __all__ = [
@@ -44,7 +45,7 @@ __all__ = [
     "load_tiktoken",
     "load_vocabulary",
     "pattern_for",
-    "read_tiktoken_ranks",
+    "read_tiktoken_ranks",  # the rank file's reader (tokenizer/file_reader.py), beside its loader
     "tiktoken_model",
 ]
 
@@ -132,7 +133,7 @@ def load_hf(source: str | os.PathLike | Mapping, *, pre_tokenizer: PreTokenizer 
     """
     if isinstance(source, Mapping):
         return _hf_vocabulary(dict(source), "tokenizer.json", pre_tokenizer)
-    return _hf_vocabulary(parse_json(read_text(source), str(source)), str(source), pre_tokenizer)
+    return _hf_vocabulary(read_json(source), str(source), pre_tokenizer)
 
 
 def _hf_vocabulary(data: Any, name: str, pre_tokenizer: PreTokenizer | None = None) -> Vocabulary:
@@ -225,12 +226,6 @@ class HFPreTokenizer:
 
 
 # --- tiktoken rank files ------------------------------------------------------------------
-
-
-def read_tiktoken_ranks(path: str | os.PathLike) -> dict[bytes, int]:
-    """A tiktoken rank file: one ``base64(token) rank`` per line (every token and rank once,
-    all 256 single bytes ranked); else :class:`functok.TokenizerFileError`."""
-    return read_tiktoken(path)
 
 
 def load_tiktoken(
