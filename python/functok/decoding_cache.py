@@ -29,7 +29,7 @@ def decode(stream: str, *, errors: str = "strict", max_output: int = DEFAULT_MAX
     if not NEEDS_DECODING.search(stream):
         return stream  # plain text is its own decoding
     if ESCAPE_CHAR not in stream and not SURROGATE.search(stream):
-        out = _decode_fast(stream, max_output)
+        out = _decode_cached(stream, max_output)
         if out is not None:
             return out
     return reference.decode(stream, errors=errors, max_output=max_output)
@@ -120,7 +120,7 @@ class _GroupHeadCache(dict):
 _group_head_cache = _GroupHeadCache()
 
 
-def _decode_fast(stream: str, max_output: int) -> str | None:
+def _decode_cached(stream: str, max_output: int) -> str | None:
     """The fast path: every group with the first 12 code points of its text in one key.
 
     Returns None where the careful path must decide: an error, a dangling group, or output
@@ -131,7 +131,7 @@ def _decode_fast(stream: str, max_output: int) -> str | None:
     size = 0
     try:
         for block in _blocks(stream):
-            decoded = _decode_fast_block(block, max_output - size)
+            decoded = _decode_cached_block(block, max_output - size)
             if decoded is None:
                 return None
             out.append(decoded)
@@ -155,7 +155,7 @@ def _blocks(stream: str) -> Iterator[str]:
         start = end
 
 
-def _decode_fast_block(stream: str, max_output: int) -> str | None:
+def _decode_cached_block(stream: str, max_output: int) -> str | None:
     """Decode one block on the fast path, or None past ``max_output`` (raises _Malformed).
 
     ``re.split`` keeps each group together with the head of its text, so decoding is a cached
