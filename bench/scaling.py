@@ -68,22 +68,15 @@ _GROUP_SIZES = (1 << 19, 1 << 20, 1 << 21)  # instructions: about a microsecond 
 
 
 def _decode(stream: str, pure: bool, **options: Any) -> str | None:
-    """functok.decode (the C core where it is built), or with ``pure`` the pure-Python decoder."""
-    import importlib
+    """functok.decode (the C core where it is built), or with ``pure`` the pure engine's decoder."""
+    from functok import FormatError, decoding_cache, engine
 
-    from functok import FormatError
-
-    module = importlib.import_module("functok.decoding")
-    module.clear_caches()  # hostile input is met cold
-    saved = module.native
-    if pure:
-        module.native = None
+    decoding_cache.clear_caches()  # hostile input is met cold
+    decode = engine.PURE_ENGINE.decode if pure else engine.decode
     try:
-        return module.decode(stream, **options)
+        return decode(stream, **options)
     except FormatError:  # a strict case: raising at the first error is the operation timed
         return None
-    finally:
-        module.native = saved
 
 
 def _decoder_case(name: str, make: Callable[[int], str], what: str, sizes: tuple[int, ...] = _DECODE_SIZES,

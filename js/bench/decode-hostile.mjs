@@ -30,7 +30,7 @@ const CASES = [
 
 const SCRIPT = String.raw`
 import json, sys, time, functok
-from functok.decoding import clear_caches
+from functok.decoding_cache import clear_caches
 runs = int(sys.argv[2])
 out = []
 for stream, options in json.load(open(sys.argv[1], encoding="utf-8")):
