@@ -23,7 +23,7 @@ REPO = Path(__file__).resolve().parents[2]
 def clear_caches() -> list[str]:
     """Empty every functok cache that has a clear_caches (module names as of functok 0.x)."""
     cleared = []
-    for name in ("functok.encoding", "functok.decoding", "functok.codec.encode", "functok.codec.decode"):
+    for name in ("functok.encoding", "functok.decoding_cache", "functok.codec.encode", "functok.codec.decode"):
         try:
             module = importlib.import_module(name)
         except ImportError:
