@@ -5,6 +5,7 @@ has its own test, tests/test_clause_map.py.)"""
 from __future__ import annotations
 
 import ast
+import pkgutil
 import re
 import subprocess
 import sys
@@ -51,6 +52,20 @@ def test_import_functok_loads_no_command_module():
                             env={"PYTHONPATH": str(PACKAGE.parent)}).stdout.strip()
     assert loaded == "[]", f"import functok loads {loaded}"
 
+
+
+def test_no_public_function_shares_its_name_with_a_submodule():
+    """`functok.encode` is a function and `functok/encoding.py` the module it comes from: a
+    function named as a submodule would hide it (`import functok.x` rebinds `functok.x` to the
+    module, `from functok import x` gives whichever came last), so none may."""
+    import functok
+
+    submodules = {m.name for m in pkgutil.iter_modules(functok.__path__)}
+    public = {name: getattr(functok, name) for name in functok.__all__}
+    hiding = sorted(name for name, value in public.items()
+                    if callable(value) and not isinstance(value, type) and name in submodules)
+    assert not hiding, f"public functions of functok named as its submodules: {hiding}"
+    assert {"encoding", "decoding", "splitting", "normalize"} <= submodules, sorted(submodules)
 
 # -- the prose of "The rooms" -------------------------------------------------------------------
 
@@ -154,11 +169,23 @@ def test_every_import_runs_the_way_the_arrows_say():
     assert not wrong, "imports against ARCHITECTURE.md's arrows:\n" + "\n".join(wrong)
 
 
+
+def test_one_module_reads_the_tokenizer_files():
+    """ARCHITECTURE.md: a tokenizer's files are read in one place, tokenizer/file_reader.py (the
+    bytes, UTF-8, JSON, tiktoken rank lines), and every loader reads through it. (train.py reads
+    training corpora, not tokenizer files.)"""
+    reads = re.compile(r"\bjson\.loads?\(|\bopen\(|\.read_(?:bytes|text)\(|\bbinascii\.")
+    tokenizer = PACKAGE / "tokenizer"
+    readers = {p.name for p in tokenizer.glob("*.py") if reads.search(p.read_text(encoding="utf-8"))}
+    assert readers - {"train.py"} == {"file_reader.py"}, sorted(readers)
+    for loader in ("tokenizer.py", "external.py"):
+        assert "functok.tokenizer.file_reader" in imports_of(tokenizer / loader), loader
+
 # -- the engine seam (ARCHITECTURE.md, "The engine seam") -------------------------------------------
 
-REFERENCE_MODULES = ["encode", "decode", "pretokenize", "split", "normalize", "tokenizer/bpe", "tokenizer/segment",
+REFERENCE_MODULES = ["encoding", "decoding", "pretokenize", "splitting", "normalize", "tokenizer/bpe", "tokenizer/segment",
                      "tokenizer/fusion"]
-ENGINE_MODULES = {"functok.engine", "functok._native", "functok.decode_fast"}
+ENGINE_MODULES = {"functok.engine", "functok._native", "functok.decoding_cache"}
 
 
 @pytest.mark.parametrize("name", REFERENCE_MODULES)
@@ -175,7 +202,7 @@ def test_the_reference_modules_know_no_engine(name):
 def test_the_seam_imports_the_reference_modules_and_no_tokenizer():
     """ARCHITECTURE.md: "engine.py imports the reference modules, never the tokenizer"."""
     imported = imports_of(PACKAGE / "engine.py")
-    assert {"functok.encode", "functok.decode", "functok.pretokenize"} <= imported, sorted(imported)
+    assert {"functok.encoding", "functok.decoding", "functok.pretokenize"} <= imported, sorted(imported)
     assert not {m for m in imported if m == "functok" or m.startswith("functok.tokenizer")}, sorted(imported)
 
 

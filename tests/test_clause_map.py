@@ -126,7 +126,7 @@ def test_every_row_names_python_code():
 
 
 def resolve(dotted: str):
-    """The object a dotted name like functok.decode.decode or functok.tokenizer.model.Tokenizer.encode
+    """The object a dotted name like functok.decoding.decode or functok.tokenizer.tokenizer.Tokenizer.encode
     names: the longest importable module prefix, then attributes."""
     parts = dotted.split(".")
     for cut in range(len(parts), 0, -1):
@@ -280,7 +280,7 @@ def test_headers_are_found_and_cite_clauses():
     """The parsing above finds what it should: if it found nothing, every check below would pass."""
     cited = {path.name: cited_clauses(header(path)) for path in HEADER_FILES}
     assert cited["decode.c"][:3] == ["7", "8", "7.1"], cited["decode.c"]
-    assert cited["split.py"] == ["5"] and cited["bpe.c"][0] == "14.5", (cited["split.py"], cited["bpe.c"])
+    assert cited["splitting.py"] == ["5"] and cited["bpe.c"][0] == "14.5", (cited["splitting.py"], cited["bpe.c"])
     assert sum(map(len, cited.values())) > 100
 
 

@@ -139,10 +139,10 @@ fast_atoms = st.one_of(
 def test_fast_path_equals_the_careful_decoder(stream, max_output):
     """Where the fast path answers, it gives exactly what the careful decoder gives error-free."""
     import importlib
-    d = importlib.import_module("functok.decode")
-    fast = importlib.import_module("functok.decode_fast")
+    d = importlib.import_module("functok.decoding")
+    fast = importlib.import_module("functok.decoding_cache")
     found: list[FormatError] = []
     careful = d._Decoder(stream, max_output, found).run()
-    out = fast._decode_fast(stream, max_output)
+    out = fast._decode_cached(stream, max_output)
     if out is not None:
         assert not found and out == careful

@@ -15,7 +15,7 @@ import tracemalloc
 import pytest
 
 from functok import FormatError, decode, encode
-from functok.decode_fast import clear_caches
+from functok.decoding_cache import clear_caches
 
 N = 1 << 20
 

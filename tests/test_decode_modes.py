@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from functok import DecodeStream, FormatError, Tokenizer, decode
 from functok.cli import main
-from functok.decode import DEFAULT_MAX_OUTPUT, _Decoder, check_max_output
+from functok.decoding import DEFAULT_MAX_OUTPUT, _Decoder, check_max_output
 from functok.errors import first_error
 
 from conftest import assert_decode_error

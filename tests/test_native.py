@@ -25,7 +25,7 @@ import functok
 seam = importlib.import_module("functok.engine")
 from functok.errors import FormatError
 
-encode_module = importlib.import_module("functok.encode")  # functok.encode is the function
+encode_module = importlib.import_module("functok.encoding")
 pretokenize_module = importlib.import_module("functok.pretokenize")
 
 
@@ -47,7 +47,7 @@ def pure_pretokens(text, fuse, **options):
 @pytest.fixture(scope="module")
 def engine(native):
     """The C core's engine, with functok running on it: the pure engine's encode and pretokens_by
-    are encode.encode and pretokenize.pretokens_by themselves, so holding them to the reference
+    are encoding.encode and pretokenize.pretokens_by themselves, so holding them to the reference
     would compare a function with itself; this file holds the compiled engine alone to them."""
     from conftest import running_on
 

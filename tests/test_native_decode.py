@@ -1,5 +1,5 @@
-"""Every engine's decoder (the C core's native/core/decode.c, the pure engine's functok/decode_fast.py)
-against the pure-Python reference (functok/decode.py): the same text, or the same error (type,
+"""Every engine's decoder (the C core's native/core/decode.c, the pure engine's functok/decoding_cache.py)
+against the pure-Python reference (functok/decoding.py): the same text, or the same error (type,
 kind, offset and message), strict and lenient, for many values of max_output; and
 Tokenizer.decode, whose streams it decodes, with the same error and id index. The ``engine``
 fixture (tests/conftest.py) runs each test on each engine.
@@ -30,7 +30,7 @@ from test_tokenizer import model_ids  # noqa: E402 (one source for the ids a mod
 import functok
 from functok.errors import FormatError
 
-decode_module = importlib.import_module("functok.decode")  # functok.decode is the function
+decode_module = importlib.import_module("functok.decoding")
 DEFAULT = decode_module.DEFAULT_MAX_OUTPUT
 
 
@@ -38,7 +38,7 @@ seam = importlib.import_module("functok.engine")
 
 
 def pure_decode(stream, **options):
-    """The reference decoder (functok/decode.py), which functok.decode is held to."""
+    """The reference decoder (functok/decoding.py), which functok.decode is held to."""
     return decode_module.decode(stream, **options)
 
 

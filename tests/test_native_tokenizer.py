@@ -27,7 +27,7 @@ from functok.errors import FormatError
 from functok.tokenizer.bpe import TiktokenBPE
 from functok.tokenizer.external import CompiledTiktokenBPE, find_gpt2_tiktoken, load_tiktoken, read_tiktoken_ranks
 from functok.tokenizer import Tokenizer
-from functok.tokenizer import model as model_module
+from functok.tokenizer import tokenizer as model_module
 from functok.tokenizer.bpe import BYTE_TOKENS, byte_fallback_token
 
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import functok
 from functok import FormatError, decode, encode, pieces, pretokens
-from functok.encode import CASES, FOLDS, encoder_options
+from functok.encoding import CASES, FOLDS, encoder_options
 from functok.normalize import nfc
 
 from conftest import read_text_or_none, stdlib_sources

@@ -1,6 +1,6 @@
 """The splitters (format v1, section 4) against the `regex` module running the spec's text.
 
-functok.split rewrites both patterns for the standard library's `re` (explicit ranges from the
+functok.splitting rewrites both patterns for the standard library's `re` (explicit ranges from the
 pinned tables, explicit contraction letters, possessive runs). These tests prove that it yields
 exactly the pieces `regex` yields with the original pattern text: on every code point, on the
 standard library's source, on the UDHR corpus, on random text, and on inputs built to make a
@@ -23,9 +23,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from functok import _ucd
-from functok.split import SPLITTERS, pattern, split
+from functok.splitting import SPLITTERS, pattern, split
 
-split_module = importlib.import_module("functok.split")  # `functok.split` is also a function
+split_module = importlib.import_module("functok.splitting")
 
 EXAMPLES = int(os.environ.get("FUNCTOK_HYPOTHESIS_EXAMPLES", "200"))
 

@@ -30,7 +30,7 @@ const CASES = [
 
 const SCRIPT = String.raw`
 import json, sys, time, functok
-from functok.decode_fast import clear_caches  # the pure decoder's cache of decoded groups
+from functok.decoding_cache import clear_caches  # the pure decoder's cache of decoded groups
 runs = int(sys.argv[2])
 out = []
 for stream, options in json.load(open(sys.argv[1], encoding="utf-8")):

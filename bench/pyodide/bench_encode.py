@@ -16,7 +16,7 @@ import functok
 
 
 def clear_piece_caches() -> None:
-    sys.modules["functok.encode"].clear_caches()
+    sys.modules["functok.encoding"].clear_caches()
 
 
 def best_seconds(text: str, runs: int = 3, *, cold: bool) -> float:

@@ -50,7 +50,7 @@ out = {"engine": functok.backend()}
 for name in json.loads(corpus_names):
     text = texts[name]
     tokenizer.clear_caches()
-    sys_encode = __import__("sys").modules["functok.encode"]
+    sys_encode = __import__("sys").modules["functok.encoding"]
     sys_encode.clear_caches()
     seconds = {}
     op_name = "encode"; stream = once(functok.encode, text)

@@ -36,7 +36,7 @@ import regex
 import functok
 from functok import decode
 from functok.engine import PURE_ENGINE, backend, core
-from functok.split import SPEC_PATTERNS
+from functok.splitting import SPEC_PATTERNS
 
 from corpora import UDHR, read_files, stdlib_files
 
@@ -61,14 +61,13 @@ def best_of(repeat: int, fn, *args) -> tuple[float, object]:
 
 def clear_caches() -> None:
     """Empty the encoder's piece caches and the decoder's cache of groups with their text (a cold start)."""
-    # importlib, because `functok.encode` the attribute is the function, not the module.
-    importlib.import_module("functok.encode").clear_caches()
-    importlib.import_module("functok.decode_fast").clear_caches()
+    importlib.import_module("functok.encoding").clear_caches()
+    importlib.import_module("functok.decoding_cache").clear_caches()
 
 
 def encode(text: str) -> str:
     """The pure-Python encoder (the C core, when built, is measured on its own)."""
-    return "".join(importlib.import_module("functok.encode").encoded_pieces(text))
+    return "".join(importlib.import_module("functok.encoding").encoded_pieces(text))
 
 
 def pure_decode(stream: str) -> str:

@@ -21,7 +21,7 @@ from pathlib import Path
 def clear_caches() -> list[str]:
     """Empty every functok cache that has a clear_caches (module names as of functok 0.x)."""
     cleared = []
-    for name in ("functok.encode", "functok.decode", "functok.codec.encode", "functok.codec.decode"):
+    for name in ("functok.encoding", "functok.decoding_cache", "functok.codec.encode", "functok.codec.decode"):
         try:
             module = importlib.import_module(name)
         except ImportError:

@@ -69,12 +69,12 @@ _GROUP_SIZES = (1 << 19, 1 << 20, 1 << 21)  # instructions: about a microsecond 
 
 def _decode(stream: str, pure: bool, **options: Any) -> str | None:
     """functok.decode (the C core where it is built), or with ``pure`` the pure engine's decoder."""
-    from functok import FormatError, decode_fast
-    from functok.engine import PURE_ENGINE, decode
+    from functok import FormatError, decoding_cache, engine
 
-    decode_fast.clear_caches()  # hostile input is met cold (the pure engine's cache of groups)
+    decoding_cache.clear_caches()  # hostile input is met cold
+    decode = engine.PURE_ENGINE.decode if pure else engine.decode
     try:
-        return (PURE_ENGINE.decode if pure else decode)(stream, **options)
+        return decode(stream, **options)
     except FormatError:  # a strict case: raising at the first error is the operation timed
         return None
 
@@ -198,7 +198,7 @@ def _cli_decode(max_output=None):
 
 def _cli_encode(text: str) -> int:
     from functok.chunks import text_chunks
-    from functok.encode import encode
+    from functok.encoding import encode
     return sum(len(encode(chunk)) for _, chunk in text_chunks(_cli_blocks(text)))
 
 
@@ -235,7 +235,7 @@ def _chain_tokenizer():
 
 def _tokenize(segmentation: str) -> Callable[[str], int]:
     def run(text: str) -> int:
-        from functok.encode import clear_caches
+        from functok.encoding import clear_caches
 
         tok = _chain_tokenizer()
         tok.clear_caches()  # hostile input is met cold (the C core's cache too)

@@ -5,7 +5,7 @@
 For each corpus (the standard library's source; the UDHR where present; a synthetic mix of
 astral text: emoji, math letters and digits, CJK Extension B, Gothic) and each splitter it
 prints MB/s of UTF-8 input for `regex.findall(<spec pattern>)` (the baseline), for
-`functok.split.pattern(s).findall` (what the encoder calls), and the ratio functok / regex.
+`functok.splitting.pattern(s).findall` (what the encoder calls), and the ratio functok / regex.
 Both run in the same process, interleaved, best of N, so the ratio holds on a busy machine.
 The codec's goal is encode >= 0.8x the bare regex split, so this ratio should be >= 1.
 """
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import regex
 
-split_module = importlib.import_module("functok.split")  # `functok.split` is also a function
+split_module = importlib.import_module("functok.splitting")
 
 UDHR = Path(__file__).resolve().parents[2] / "corpora" / "udhr"
 
@@ -46,7 +46,7 @@ def udhr_text() -> str | None:
 
 def astral_text(words: int = 200_000) -> str:
     """Words from outside the BMP between ASCII ones, reproducibly: `re` handles these
-    through look-behinds (functok.split._astral_lookup), so they get their own row."""
+    through look-behinds (functok.splitting._astral_lookup), so they get their own row."""
     rng = random.Random(18)
     choices = [" lol", " \U0001f600", "\U0001f602\U0001f602", " \U0001d400\U0001d401", " \U0001d7cf",
                " \U00020000\U00020001", " \U00010330\U00010331", ",", " ok"]

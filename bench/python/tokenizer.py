@@ -107,7 +107,7 @@ def _encoder(case: str, tokenizer_path: str, gpt2_path: str):
     if case == "hf-plain":
         from tokenizers import Tokenizer as HFTokenizer
 
-        from functok.split import SPEC_PATTERNS
+        from functok.splitting import SPEC_PATTERNS
 
         data = json.loads(Path(tokenizer_path).read_text(encoding="utf-8"))["tokenizer"]
         data = dict(data, added_tokens=[], normalizer={"type": "NFC"}, pre_tokenizer={

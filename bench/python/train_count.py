@@ -33,7 +33,7 @@ from functok.tokenizer.fusion import ChainCounter
 
 from corpora import UDHR, read_files, stdlib_files
 
-encode_module = importlib.import_module("functok.encode")
+encode_module = importlib.import_module("functok.encoding")
 
 PROFILE = train.DEFAULT_PROFILE  # Tokenizer.train's default, as functok train runs it
 

@@ -71,7 +71,7 @@ async function corpus() {
 }
 
 function tokenizers() {
-  const trainTexts = [readFileSync(join(REPO, 'python/functok/encode.py'), 'utf8'), readFileSync(join(REPO, 'python/functok/data/sample.txt'), 'utf8')];
+  const trainTexts = [readFileSync(join(REPO, 'python/functok/encoding.py'), 'utf8'), readFileSync(join(REPO, 'python/functok/data/sample.txt'), 'utf8')];
   const files = python('train', { texts: trainTexts, vocab_size: 800, special_tokens: ['<|endoftext|>'],
     settings: [{ profile: 'compact', fuse: 'frequent', split_operators: true }, { profile: 'paper', split_operators: false }] });
   const demo = join(REPO, 'wasm/dist/demo-tokenizer.json');

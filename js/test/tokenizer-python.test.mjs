@@ -19,8 +19,8 @@ const UDHR = join(REPO, 'corpora', 'udhr'); // carried in the repository (corpor
 const read = (p) => readFileSync(join(REPO, p), 'utf8');
 const udhr = (step, cut) => readdirSync(UDHR).sort().filter((_, k) => k % step === 0).map((f) => readFileSync(join(UDHR, f), 'utf8').slice(0, cut));
 const RANDOM = JSON.parse(readFileSync(new URL('./fixtures/random-strings.json', import.meta.url), 'utf8')).strings;
-const TRAIN = [read('python/functok/encode.py'), read('python/functok/decode.py'), read('python/functok/data/sample.txt'), ...udhr(40, 2000)];
-const TEXTS = [read('python/functok/split.py'), ...udhr(17, 1500), ...RANDOM.slice(0, 400), 'a<|endoftext|>b HELLO Wörld'];
+const TRAIN = [read('python/functok/encoding.py'), read('python/functok/decoding.py'), read('python/functok/data/sample.txt'), ...udhr(40, 2000)];
+const TEXTS = [read('python/functok/splitting.py'), ...udhr(17, 1500), ...RANDOM.slice(0, 400), 'a<|endoftext|>b HELLO Wörld'];
 const SETTINGS = [{ profile: 'paper', split_operators: true }, { profile: 'paper', split_operators: false }, { profile: 'compact', fuse: 'frequent', split_operators: true }];
 const MODES = { greedy: { segmentation: 'greedy' }, optimal: { segmentation: 'optimal' },
   'optimal-prefer-greedy': { segmentation: 'optimal', tieBreak: 'prefer-greedy' }, 'optimal-reachable': { segmentation: 'optimal', reachableOnly: true } };

@@ -189,7 +189,7 @@ enum {
 };
 
 /* The error a strict decoder raises (8.2): its kind, its offset in the stream, and the pure
- * path's message for it (functok/decode.py words them; the message is not normative). */
+ * path's message for it (functok/decoding.py words them; the message is not normative). */
 typedef struct {
     int kind;
     size_t offset;

@@ -1,4 +1,4 @@
-/* Spec 7 and 8: the decoder, over code points, as functok/decode.py (the reference) defines it and
+/* Spec 7 and 8: the decoder, over code points, as functok/decoding.py (the reference) defines it and
  * as js/src/decode.mjs does it, in one pass: the text before the first group, then each group with
  * the text after it (7.1).
  *

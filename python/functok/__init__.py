@@ -16,19 +16,19 @@ imports the tokenizer (:mod:`functok.tokenizer`); it is re-exported here, after 
 
 from . import normalize as normalize
 from .pretokenize import FUSE_MODES as FUSE_MODES
-from .encode import PROFILES as PROFILES
-from .encode import Instruction as Instruction
-from .encode import Piece as Piece
-from .encode import Profile as Profile
-from .encode import pieces as pieces
+from .encoding import PROFILES as PROFILES
+from .encoding import Instruction as Instruction
+from .encoding import Piece as Piece
+from .encoding import Profile as Profile
+from .encoding import pieces as pieces
 from .errors import ERROR_KINDS as ERROR_KINDS
 from .errors import FormatError as FormatError
 from .engine import backend as backend
 from .engine import decode as decode
 from .engine import encode as encode
 from .engine import pretokens as pretokens
-from .split import SPLITTERS as SPLITTERS
-from .split import split as split
+from .splitting import SPLITTERS as SPLITTERS
+from .splitting import split as split
 from .tokenizer import ByteFallbackError as ByteFallbackError
 from .tokenizer import DecodeStream as DecodeStream
 from .tokenizer import Encoding as Encoding

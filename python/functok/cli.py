@@ -19,8 +19,8 @@ from typing import Collection, Iterator, NamedTuple
 
 from . import SPEC_VERSION, __version__
 from .chunks import InputError, read_utf8, stream_chunks, text_chunks
-from .decode import DEFAULT_MAX_OUTPUT
-from .encode import DEFAULT_PROFILE, PROFILES, pieces
+from .decoding import DEFAULT_MAX_OUTPUT
+from .encoding import DEFAULT_PROFILE, PROFILES, pieces
 from .engine import backend, decode, encode
 from .errors import FormatError
 from .grammar import SURROGATE_FIRST, SURROGATE_LAST, has_repeat

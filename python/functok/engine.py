@@ -11,10 +11,10 @@ Pyodide, wasm/test/'s determinism and conformance tests hold the wasm engine to 
   JavaScript); its tokenizer parts are the greedy encoder and the id table (the optimal
   segmenter and tiktoken's merge rule run the reference's);
 * ``"pure"``: the pure-Python reference, the spec's executable form. Its
-  modules (:mod:`functok.encode`, :mod:`functok.decode`, :mod:`functok.pretokenize`,
+  modules (:mod:`functok.encoding`, :mod:`functok.decoding`, :mod:`functok.pretokenize`,
   :mod:`functok.tokenizer.bpe`, :mod:`functok.tokenizer.segment`...) hold the spec's procedure and
   know nothing of engines; the one thing this engine adds is the cached decoder of
-  :mod:`functok.decode_fast` in front of :func:`functok.decode.decode`.
+  :mod:`functok.decoding_cache` in front of :func:`functok.decoding.decode`.
 
 ``FUNCTOK_PURE=1`` in the environment, read when functok is imported, selects the pure engine
 everywhere: the codec, and the BPE, optimal segmenter, decoder and counts of every tokenizer.
@@ -40,15 +40,15 @@ import sys
 from types import ModuleType
 from typing import Any, Callable, Iterable, NamedTuple
 
-from . import decode as reference_decode
-from . import decode_fast
-from . import encode as reference_encode
+from . import decoding as reference_decode
+from . import decoding_cache
+from . import encoding as reference_encode
 from . import pretokenize as reference_pretokenize
 from .cache import CACHE_LIMIT
-from .decode import DEFAULT_MAX_OUTPUT, check_decode_arguments
-from .encode import DEFAULT_PROFILE, FEATURES
+from .decoding import DEFAULT_MAX_OUTPUT, check_decode_arguments
+from .encoding import DEFAULT_PROFILE, FEATURES
 from .pretokenize import FUSE_MODES, fuse_mode
-from .split import pattern as split_pattern
+from .splitting import pattern as split_pattern
 
 __all__ = ["Engine", "NATIVE_ENGINE", "OPS", "PURE", "PURE_ENGINE", "PURE_VARIABLE", "WASM_ENGINE", "available", "backend",
            "compiles_tokenizers", "core", "core_arguments", "current", "decode", "detokenize", "encode",
@@ -232,7 +232,7 @@ OPS = Engine._fields[1:]
 """The names of an engine's ops, each also this module's function on the chosen engine."""
 
 PURE_ENGINE = Engine("pure", reference_encode.encode, reference_pretokenize.pretokens_by,
-                     decode_fast.decode,  # the reference decoder behind a cache of decoded groups
+                     decoding_cache.decode,  # the reference decoder behind a cache of decoded groups
                      _none, _none, _none, _none, _none, _none)
 NATIVE_ENGINE = None if _core_module is None else _core_engine("native", _core_module)
 """The C core's engine, or None where it is not built or ``FUNCTOK_PURE=1`` keeps it out."""

@@ -24,8 +24,8 @@ import sys
 from array import array
 from typing import Any
 
-from .decode import decode as reference_decode
-from .encode import check_scalar_values
+from .decoding import decode as reference_decode
+from .encoding import check_scalar_values
 
 __all__ = ["GreedyEncoder", "WasmCore", "load"]
 

@@ -1,5 +1,5 @@
 """Pre-tokens (spec 9): the strings a BPE trainer or tokenizer sees, made from the encoder's
-pieces (:mod:`functok.encode`) under one of three rules, :data:`FUSE_MODES`: split (9.1), whole
+pieces (:mod:`functok.encoding`) under one of three rules, :data:`FUSE_MODES`: split (9.1), whole
 (9.2) or context chains (9.4).
 
 >>> pretokens("Hello world", fuse="none")
@@ -11,7 +11,7 @@ from __future__ import annotations
 from itertools import chain
 from typing import Callable, Iterable, Iterator, TypeVar
 
-from .encode import DEFAULT_PROFILE, FEATURES, analyse_piece, encoded_pieces, map_pieces
+from .encoding import DEFAULT_PROFILE, FEATURES, analyse_piece, encoded_pieces, map_pieces
 from .opcodes import GROUP_FIRST, GROUP_LAST
 
 __all__ = ["FUSE_MODES", "chained", "context_chains", "fuse_mode", "has_group", "piece_pretokens",

@@ -28,9 +28,9 @@ import torch
 
 from functok.commands.compare import budgets
 from functok.commands.compare.budgets import BYTE_TOKENS
-from functok.encode import encoded_pieces, map_pieces
+from functok.encoding import encoded_pieces, map_pieces
 from functok.pretokenize import chained, has_group, piece_pretokens
-from functok.tokenizer.file import with_byte_tokens
+from functok.tokenizer.tokenizer_file import with_byte_tokens
 from functok.tokenizer.fusion import ChainCounter, greedy_tokens
 
 import protocols
@@ -132,7 +132,7 @@ def _units(text: str) -> list[list[int]]:
 
 def _unit_texts(text: str) -> list[str]:
     from functok.normalize import nfc
-    from functok.split import split
+    from functok.splitting import split
 
     pieces = split(nfc(text), splitter=SPLITTER)
     return ["".join(pieces[i] for i in unit) for unit in _units(text)]
@@ -142,7 +142,7 @@ def _pretokens_by_piece(variant_key: str, text: str) -> list[list[str]]:
     """Each splitter piece's pre-tokens for baseline and paper_split (a piece is a whole number
     of pre-tokens there)."""
     from functok.normalize import nfc
-    from functok.split import split
+    from functok.splitting import split
 
     if variant_key == "baseline":
         return [[p] for p in split(nfc(text), splitter=SPLITTER)]

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from functok.commands.compare import budgets
-from functok.encode import encoded_pieces
+from functok.encoding import encoded_pieces
 from functok.pretokenize import chained, has_group
 from functok.pretokenize import pretokens as codec_pretokens
 from functok.tokenizer.fusion import ChainCounter

@@ -35,11 +35,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from functok.commands.compare import budgets
-from functok.encode import map_pieces
+from functok.encoding import map_pieces
 from functok.normalize import nfc
 from functok.opcodes import ESCAPE_CHAR, GROUP_FIRST, MARK_TO_OPCODE, OPCODE_TO_MARK
 from functok.pretokenize import piece_pretokens
-from functok.split import split
+from functok.splitting import split
 
 import prepare
 import protocols

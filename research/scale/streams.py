@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from functok.commands.compare import budgets
-from functok.tokenizer.file import with_byte_tokens
+from functok.tokenizer.tokenizer_file import with_byte_tokens
 from functok.tokenizer.fusion import ChainCounter, add_fusion_merges, greedy_tokens
 
 sys.path.append(str(Path(__file__).resolve().parent.parent / "downstream"))  # after scale/: its names win

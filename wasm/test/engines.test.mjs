@@ -15,7 +15,7 @@ import { DIST, loadOn } from "./helpers.mjs";
 const DIFFERENTIAL = String.raw`
 import random
 from functok import engine as seam
-from functok.encode import PROFILES
+from functok.encoding import PROFILES
 
 wasm, pure = seam.WASM_ENGINE, seam.PURE_ENGINE
 assert seam.current is wasm, seam.current.name

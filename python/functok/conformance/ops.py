@@ -20,13 +20,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..decode import DEFAULT_MAX_OUTPUT
-from ..encode import Piece
-from ..encode import pieces as _pieces
+from ..decoding import DEFAULT_MAX_OUTPUT
+from ..encoding import Piece
+from ..encoding import pieces as _pieces
 from ..engine import decode as _decode
 from ..engine import encode as _encode
 from ..engine import pretokens as _pretokens
-from ..split import split as _split
+from ..splitting import split as _split
 
 __all__ = ["OPS", "IdError", "codec_options", "decode", "detokenize", "encode", "piece_to_json", "pieces",
            "pretokens", "segment", "split", "tokenize"]

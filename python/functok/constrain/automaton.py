@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .. import _ucd
-from ..decode import DEFAULT_MAX_OUTPUT
+from ..decoding import DEFAULT_MAX_OUTPUT
 from ..grammar import SURROGATE_FIRST, SURROGATE_LAST
 from ..opcodes import (
     ARGUMENT_FIRST,

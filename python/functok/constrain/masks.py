@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..decode import DEFAULT_MAX_OUTPUT, check_max_output
+from ..decoding import DEFAULT_MAX_OUTPUT, check_max_output
 from ..grammar import FORMAT_CODE_POINT, SURROGATE, group_end, has_repeat
 from ..opcodes import ARGUMENT_FIRST, ARGUMENT_LAST, ESCAPE, FIRST_MARK, GROUP_FIRST, GROUP_LAST, MULTIREPEAT, REPEAT
 from .automaton import AFTER_ESCAPE, IN_GROUP, IN_INSTRUCTION, IN_TEXT, Cursor, Group

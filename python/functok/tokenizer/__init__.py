@@ -31,14 +31,15 @@ The default ``fuse="frequent"`` learned ``CAPITALIZE(0)`` + ``hello`` as one tok
 ``CAPITALIZE(0)``, ``hello``, ``<0x2C>``.
 
 The modules, in the order of the encode path and back (spec sections in brackets):
-:mod:`.model` (:class:`Tokenizer`, the encode path step by step), :mod:`.special_tokens` (the
+:mod:`.tokenizer` (:class:`Tokenizer`, the encode path step by step), :mod:`.special_tokens` (the
 text cut at special tokens), :mod:`.codec_pretokenizer` (the codec's pre-tokens of each stretch
 and their spans; 9, 4.4), :mod:`.vocabulary` (ids of
 a pre-token, one cache; 10), :mod:`.bpe` (greedy BPE), :mod:`.segment` (optimal segmentation;
 10), :mod:`.offsets` (:class:`Encoding`), :mod:`.decoding` (ids -> stream -> text; 14.6),
-:mod:`.stream` (:class:`DecodeStream`), :mod:`.file` (the tokenizer file; 14.1-14.3),
-:mod:`.model_files` (``tokenizer.json`` models, tiktoken rank files), :mod:`.reading` (reading
-files, JSON paths), :mod:`.errors`, :mod:`.train` (``Tokenizer.train``), :mod:`.memory` (what
+:mod:`.stream` (:class:`DecodeStream`), :mod:`.file_reader` (every read of a tokenizer's files:
+bytes, UTF-8, JSON, tiktoken rank lines), :mod:`.tokenizer_file` (the functok tokenizer file, its
+header and embedded ``tokenizer.json``; 14.1-14.3), :mod:`.bpe_model` (a ``tokenizer.json``'s BPE
+model), :mod:`.json_checks` (checking parsed JSON, each fault named by its JSON path), :mod:`.errors`, :mod:`.train` (``Tokenizer.train``), :mod:`.memory` (what
 training frees, handed back), :mod:`.fusion` (the fusion merges of ``fuse="frequent"``; 9.4), :mod:`.external`
 (external vocabularies; 10.1) and :mod:`.tsr` (token saving rate; 10.4).
 """
@@ -48,8 +49,8 @@ from .errors import ByteFallbackError as ByteFallbackError
 from .errors import TokenFormatError as TokenFormatError
 from .errors import TokenizerFileError as TokenizerFileError
 from .errors import UnknownTokenIdError as UnknownTokenIdError
-from .file import FORMAT_VERSION as FORMAT_VERSION
-from .model import Tokenizer as Tokenizer
+from .tokenizer_file import FORMAT_VERSION as FORMAT_VERSION
+from .tokenizer import Tokenizer as Tokenizer
 from .offsets import Encoding as Encoding
 from .stream import DecodeStream as DecodeStream
 

@@ -42,7 +42,7 @@ BYTE_TOKENS = frozenset(byte_fallback_token(b) for b in range(256))
 def merge_pair(merge: list[str] | str) -> tuple[str, str]:
     """A merge as the trainer writes it in ``tokenizer.json``: ``["left", "right"]``, or the older
     ``"left right"``. (Files from elsewhere are read, and checked, by
-    :mod:`functok.tokenizer.model_files`.)
+    :mod:`functok.tokenizer.file_reader` and :mod:`functok.tokenizer.bpe_model`.)
 
     >>> merge_pair(["h", "e"]), merge_pair("h e")
     (('h', 'e'), ('h', 'e'))

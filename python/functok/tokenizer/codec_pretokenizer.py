@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from ..encode import pieces as codec_pieces
+from ..encoding import pieces as codec_pieces
 from ..opcodes import ESCAPE_CHAR
 from .. import engine
 from ..pretokenize import FUSE_MODES, chained

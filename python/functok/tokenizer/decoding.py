@@ -12,7 +12,7 @@ import codecs
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from .. import engine
-from ..decode import ERRORS
+from ..decoding import ERRORS
 from ..errors import FormatError
 from .bpe import byte_fallback_token
 from .errors import ByteFallbackError, TokenFormatError, UnknownTokenIdError
@@ -168,7 +168,7 @@ def decode_ids(table: TokenTable, ids: Iterable[int], *, errors: str, skip_speci
 
 
 def _is_max_output(value: object) -> bool:
-    """Whether ``value`` passes :func:`functok.decode.check_max_output` (else the pure road raises
+    """Whether ``value`` passes :func:`functok.decoding.check_max_output` (else the pure road raises
     its error when it decodes its first stretch, after any error of the ids before it)."""
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 

@@ -28,10 +28,11 @@ from typing import Any
 
 from .. import engine
 from .bpe import TiktokenBPE
+from .bpe_model import build_bpe, check_bpe
 from .errors import TokenizerFileError
-from .model import Tokenizer
-from .model_files import build_bpe, check_bpe, read_tiktoken
-from .reading import Checker, describe, parse_json, read_text
+from .file_reader import parse_json, read_json, read_text, read_tiktoken_ranks
+from .json_checks import Checker, describe
+from .tokenizer import Tokenizer
 from .vocabulary import CHARACTERS, PreTokenizer, SymbolSpace, Vocabulary
 
 __all__ = [
@@ -44,7 +45,7 @@ __all__ = [
     "load_tiktoken",
     "load_vocabulary",
     "pattern_for",
-    "read_tiktoken_ranks",
+    "read_tiktoken_ranks",  # the rank file's reader (tokenizer/file_reader.py), beside its loader
     "tiktoken_model",
 ]
 
@@ -132,7 +133,7 @@ def load_hf(source: str | os.PathLike | Mapping, *, pre_tokenizer: PreTokenizer 
     """
     if isinstance(source, Mapping):
         return _hf_vocabulary(dict(source), "tokenizer.json", pre_tokenizer)
-    return _hf_vocabulary(parse_json(read_text(source), str(source)), str(source), pre_tokenizer)
+    return _hf_vocabulary(read_json(source), str(source), pre_tokenizer)
 
 
 def _hf_vocabulary(data: Any, name: str, pre_tokenizer: PreTokenizer | None = None) -> Vocabulary:
@@ -227,12 +228,6 @@ class HFPreTokenizer:
 # --- tiktoken rank files ------------------------------------------------------------------
 
 
-def read_tiktoken_ranks(path: str | os.PathLike) -> dict[bytes, int]:
-    """A tiktoken rank file: one ``base64(token) rank`` per line (every token and rank once,
-    all 256 single bytes ranked); else :class:`functok.TokenizerFileError`."""
-    return read_tiktoken(path)
-
-
 def load_tiktoken(
     path: str | os.PathLike,
     *,
@@ -282,7 +277,7 @@ class CompiledTiktokenBPE(TiktokenBPE):
 def regex_pre_tokenizer(pattern: str) -> PreTokenizer:
     """The pre-tokenizer of a :data:`PATTERNS` key or a `regex` pattern."""
     if PATTERNS.get(pattern) == "llama3":
-        from ..split import split
+        from ..splitting import split
 
         return functools.partial(split, splitter="llama3")
     if pattern == "gpt2":
@@ -301,11 +296,11 @@ def regex_pre_tokenizer(pattern: str) -> PreTokenizer:
 @functools.cache
 def gpt2_pattern() -> re.Pattern[str]:
     """GPT-2's pattern for the standard library's `re`, written as the llama3 splitter is
-    (:mod:`functok.split`): classes from the pinned tables, so it yields the same pieces as
+    (:mod:`functok.splitting`): classes from the pinned tables, so it yields the same pieces as
     `regex` with :data:`PATTERNS` ``["gpt2"]`` (tests/test_bpe.py), about twice as fast and
     without the `regex` dependency."""
     from .. import _ucd
-    from ..split import bracket, complement, normalized, run_of, union
+    from ..splitting import bracket, complement, normalized, run_of, union
 
     letter = normalized(_ucd.LETTER_RANGES)
     number = normalized(_ucd.NUMBER_RANGES)

@@ -35,7 +35,7 @@ from typing import Optional
 
 from ..pretokenize import chained, has_group
 from .bpe import BYTE_TOKENS, merge_pair
-from .file import with_byte_tokens
+from .tokenizer_file import with_byte_tokens
 from .memory import release_freed_memory
 
 __all__ = ["ChainCounter", "ChainTable", "MARGINAL_MERGES", "Segmentation", "add_fusion_merges", "fusion_merges",

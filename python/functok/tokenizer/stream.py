@@ -12,7 +12,7 @@ import bisect
 import functools
 from typing import TYPE_CHECKING
 
-from ..decode import DEFAULT_MAX_OUTPUT, ERRORS, check_max_output
+from ..decoding import DEFAULT_MAX_OUTPUT, ERRORS, check_max_output
 from .. import engine
 from ..errors import FormatError
 from ..grammar import GROUP_RUN, NEEDS_DECODING, SURROGATE, slot_list, text_end
@@ -21,7 +21,7 @@ from .decoding import IdReader
 from .errors import ByteFallbackError, IdError, TokenFormatError, UnknownTokenIdError
 
 if TYPE_CHECKING:
-    from .model import Tokenizer
+    from .tokenizer import Tokenizer
 
 __all__ = ["DecodeStream"]
 

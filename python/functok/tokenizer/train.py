@@ -42,7 +42,7 @@ from ..engine import core as native, core_arguments as native_arguments
 from ..pretokenize import FUSE_MODES
 from ..pretokenize import pretokens as codec_pretokens
 from .bpe import BYTE_TOKENS
-from .file import with_byte_tokens
+from .tokenizer_file import with_byte_tokens
 from .fusion import ChainCounter, ChainTable, add_fusion_merges
 from .memory import release_freed_memory
 

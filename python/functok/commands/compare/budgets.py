@@ -42,12 +42,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...encode import pieces as codec_pieces
+from ...encoding import pieces as codec_pieces
 from ...tokenizer.fusion import ChainCounter, add_fusion_merges, greedy_tokens, merges_of, truncate
 from ...tokenizer.train import MAX_VOCAB_SIZE
 from ...engine import pretokens as codec_pretokens
 from ...normalize import nfc
-from ...split import split
+from ...splitting import split
 
 __all__ = ["BUDGET_VARIANTS", "BudgetVariant", "DEFAULT_BUDGETS", "REFERENCE_BUDGET", "available_variants",
            "ceiling", "equal_budget", "equal_compression", "held_out_tokens", "model_at", "parse_budgets",

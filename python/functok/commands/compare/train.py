@@ -12,11 +12,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...encode import FEATURES
+from ...encoding import FEATURES
 from ...engine import pretokens as codec_pretokens
 from ...normalize import nfc
 from ...opcodes import GROUP_FIRST, GROUP_LAST
-from ...split import split
+from ...splitting import split
 from ...tokenizer.bpe import merge_pair
 
 __all__ = ["BASELINE", "BYTE_TOKENS", "EXHAUSTION_VOCAB_SIZE", "FUNCTIONALIZER", "SPECIAL_TOKENS", "VARIANTS",

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from functools import cached_property
 from typing import NamedTuple
 
-from ...encode import pieces as codec_pieces
+from ...encoding import pieces as codec_pieces
 from ...tokenizer import Encoding, Tokenizer
 
 Span = tuple[int, int]

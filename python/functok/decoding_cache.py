@@ -1,7 +1,7 @@
-"""The pure engine's decoder: :func:`functok.decode.decode` behind a cache of decoded groups.
+"""The pure engine's decoder: :func:`functok.decoding.decode` behind a cache of decoded groups.
 
 A stream of real text repeats its groups, so here each error-free group and the head of its
-text is decoded once, by the reference decoder's own :meth:`~functok.decode._Decoder._apply_group`,
+text is decoded once, by the reference decoder's own :meth:`~functok.decoding._Decoder._apply_group`,
 and cached; a stream of repeated tokens then costs one dictionary lookup per group. Wherever a
 question comes up (an error, a dangling group, an escape, a lone surrogate, output past
 ``max_output``) the stream goes to the reference decoder whole, so the text and the errors are
@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from . import decode as reference
+from . import decoding as reference
 from .cache import remember
-from .decode import DEFAULT_MAX_OUTPUT, _Decoder, _slots, check_decode_arguments
+from .decoding import DEFAULT_MAX_OUTPUT, _Decoder, _slots, check_decode_arguments
 from .grammar import FORMAT_CLASS, GROUP_CLASS, GROUP_START, NEEDS_DECODING, SURROGATE, group_end
 from .opcodes import ESCAPE_CHAR, MULTIREPEAT, UPPERCASE
 
@@ -24,12 +24,12 @@ __all__ = ["clear_caches", "decode"]
 
 
 def decode(stream: str, *, errors: str = "strict", max_output: int = DEFAULT_MAX_OUTPUT) -> str:
-    """:func:`functok.decode.decode`, the same text and errors, with error-free groups cached."""
+    """:func:`functok.decoding.decode`, the same text and errors, with error-free groups cached."""
     max_output = check_decode_arguments(stream, errors, max_output)
     if not NEEDS_DECODING.search(stream):
         return stream  # plain text is its own decoding
     if ESCAPE_CHAR not in stream and not SURROGATE.search(stream):
-        out = _decode_fast(stream, max_output)
+        out = _decode_cached(stream, max_output)
         if out is not None:
             return out
     return reference.decode(stream, errors=errors, max_output=max_output)
@@ -120,7 +120,7 @@ class _GroupHeadCache(dict):
 _group_head_cache = _GroupHeadCache()
 
 
-def _decode_fast(stream: str, max_output: int) -> str | None:
+def _decode_cached(stream: str, max_output: int) -> str | None:
     """The fast path: every group with the first 12 code points of its text in one key.
 
     Returns None where the careful path must decide: an error, a dangling group, or output
@@ -131,7 +131,7 @@ def _decode_fast(stream: str, max_output: int) -> str | None:
     size = 0
     try:
         for block in _blocks(stream):
-            decoded = _decode_fast_block(block, max_output - size)
+            decoded = _decode_cached_block(block, max_output - size)
             if decoded is None:
                 return None
             out.append(decoded)
@@ -155,7 +155,7 @@ def _blocks(stream: str) -> Iterator[str]:
         start = end
 
 
-def _decode_fast_block(stream: str, max_output: int) -> str | None:
+def _decode_cached_block(stream: str, max_output: int) -> str | None:
     """Decode one block on the fast path, or None past ``max_output`` (raises _Malformed).
 
     ``re.split`` keeps each group together with the head of its text, so decoding is a cached

@@ -20,8 +20,8 @@ from .cache import remember
 from .errors import FormatError
 from .grammar import FORMAT_CODE_POINT, SURROGATE
 from .opcodes import ESCAPE_CHAR, MARK_TO_OPCODE, MAX_ARGUMENT, NAME_TO_OPCODE, OPCODES, argument
-from .split import one_of_code_points
-from .split import pattern as split_pattern
+from .splitting import one_of_code_points
+from .splitting import pattern as split_pattern
 
 FEATURES = frozenset({"case", "marks", "repeat"})
 NORMALIZATIONS = ("nfc", None)
@@ -231,7 +231,7 @@ def _ranges(base: str, capitals: list[Instruction]) -> list[Instruction]:
 
 
 def _one_of(chars) -> str:
-    """A regex for one of ``chars``, fast for BMP text (see functok.split's class builder)."""
+    """A regex for one of ``chars``, fast for BMP text (see functok.splitting's class builder)."""
     return one_of_code_points(sorted(map(ord, chars)))
 
 

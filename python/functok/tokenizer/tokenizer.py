@@ -23,20 +23,20 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..decode import DEFAULT_MAX_OUTPUT
+from ..decoding import DEFAULT_MAX_OUTPUT
 from ..errors import FormatError
 from .. import engine
 from ..pretokenize import fuse_mode
 from . import train as training
+from .bpe_model import build_bpe
 from .codec_pretokenizer import CodecPreTokenizer
 from .decoding import TokenTable, decode_ids
-from .file import ALPHABET, FORMAT_VERSION, check_functok_model, check_header, file_parts, file_text, fuse_of
-from .file import spec_version as implemented_spec_version
-from .model_files import build_bpe
+from .file_reader import parse_json, read_json
 from .offsets import Encoding
-from .reading import parse_json, read_text
 from .segment import TIE_BREAKS
 from .special_tokens import SpecialTokens
+from .tokenizer_file import ALPHABET, FORMAT_VERSION, check_functok_model, check_header, file_parts, file_text, fuse_of
+from .tokenizer_file import spec_version as implemented_spec_version
 from .vocabulary import SEGMENTATIONS, Vocabulary
 
 __all__ = ["Tokenizer"]
@@ -177,7 +177,7 @@ class Tokenizer:
 
     @classmethod
     def from_file(cls, path: str | os.PathLike) -> Tokenizer:
-        return cls.from_str(read_text(path), source=str(path))
+        return cls.from_data(read_json(path), str(path))
 
     @classmethod
     def from_data(cls, data: Any, source: str) -> Tokenizer:

@@ -21,14 +21,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..encode import DEFAULT_PROFILE, PROFILES
+from ..encoding import DEFAULT_PROFILE, PROFILES
 from ..pretokenize import FUSE_MODES, fuse_mode
-from ..split import SPLITTERS
+from ..splitting import SPLITTERS
 from ..versions import covers
 from .bpe import BYTE_TOKENS, byte_fallback_token, merge_pair
 from .errors import TokenizerFileError
-from .model_files import BPEModel, check_bpe
-from .reading import Checker, as_int, describe, field
+from .bpe_model import BPEModel, check_bpe
+from .json_checks import Checker, as_int, describe, field
 
 __all__ = ["ALPHABET", "FORMAT_VERSION", "check_functok_model", "check_header", "file_parts", "file_text",
            "fuse_of", "spec_version", "with_byte_tokens"]

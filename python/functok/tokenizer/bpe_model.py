@@ -1,6 +1,7 @@
-"""The model files a tokenizer is built from: a ``tokenizer.json``'s BPE model and a tiktoken
-rank file, checked so that each fault is a :class:`TokenizerFileError` naming its place (a merge
-of unknown tokens, two tokens with one id, a bad rank line, ...).
+"""A ``tokenizer.json``'s BPE model, checked so that each fault is a :class:`TokenizerFileError`
+naming its place (a merge of unknown tokens, two tokens with one id, ...), and functok's BPE
+built from it. The functok tokenizer file embeds one (spec 14.3,
+:mod:`functok.tokenizer.tokenizer_file`); :mod:`functok.tokenizer.external` loads one on its own.
 
 ``conformance/schema/tokenizer-file.schema.json`` describes the same shape for readers.
 
@@ -13,20 +14,14 @@ t.json: $.model: expected an object, got a list
 
 from __future__ import annotations
 
-import binascii
-import os
-import re
 from itertools import chain
 from typing import Any, NamedTuple, NoReturn
 
 from .bpe import BPE
 from .errors import TokenizerFileError
-from .reading import ID, MAX_ID, Checker, as_int, describe, entry, field, is_id, is_object, read_bytes, shown
+from .json_checks import ID, MAX_ID, Checker, as_int, describe, entry, field, is_id, is_object, shown
 
-__all__ = ["BPEModel", "build_bpe", "check_bpe", "read_tiktoken"]
-
-
-# --- a BPE model (tokenizer.json) ---------------------------------------------------------
+__all__ = ["BPEModel", "build_bpe", "check_bpe"]
 
 
 class BPEModel(NamedTuple):
@@ -154,82 +149,3 @@ def _check_added_tokens(c: Checker, data: dict, root: str, vocab: dict[str, int]
         specials[content] = i
         ids.add(i)
     return specials
-
-
-# --- tiktoken rank files ------------------------------------------------------------------
-
-LINE = '"<base64 token> <rank>"'
-
-
-def read_tiktoken(path: str | os.PathLike) -> dict[bytes, int]:
-    """A tiktoken rank file: one ``base64(token) rank`` per line, every token and every rank
-    once, and a rank for each of the 256 single bytes (the merges start from them)."""
-    file = str(path)
-    data = read_bytes(path)
-    ranks = _quick_ranks(data)
-    if ranks is None:
-        _locate_bad_line(file, data.splitlines())
-    if not ranks:
-        raise TokenizerFileError(file, None, f"expected lines {LINE}, got an empty file")
-    missing = [b for b in range(256) if bytes((b,)) not in ranks]
-    if missing:
-        raise TokenizerFileError(file, None, f"expected a rank for each of the 256 single bytes, but byte "
-                                             f"0x{missing[0]:02X} has none ({len(missing)} missing)")
-    return ranks
-
-
-# A whole rank file as spec 14.8 reads it (tiktoken's reading, bytes.splitlines, then two
-# fields split at ASCII white space, made strict): lines of a padded base64 token and a rank of
-# at most 10 digits, or blank lines. Anything else (a BOM, a no-break space) is no field.
-_SPACE = rb"[ \t\x0b\x0c]"
-_BASE64 = rb"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})"
-_BASE64_TOKEN = re.compile(_BASE64 + rb"\Z")
-_RANK_FILE = re.compile(rb"(?:%s*%s%s+[0-9]{1,10}%s*(?:\r\n|\r|\n|\Z)|%s*(?:\r\n|\r|\n))*"
-                        % (_SPACE, _BASE64, _SPACE, _SPACE, _SPACE))
-
-
-def _quick_ranks(data: bytes) -> dict[bytes, int] | None:
-    """The ranks when every line is right (the usual case, in C loops), else None."""
-    if _RANK_FILE.fullmatch(data) is None:
-        return None
-    fields = data.split()
-    ranks = dict(zip(map(binascii.a2b_base64, fields[0::2]), map(int, fields[1::2])))
-    values = ranks.values()
-    if len(ranks) != len(fields) // 2 or len(set(values)) != len(ranks) or (ranks and max(values) >= MAX_ID):
-        return None
-    return ranks
-
-
-def _locate_bad_line(file: str, lines: list[bytes]) -> NoReturn:
-    line_of_rank: dict[int, int] = {}
-    line_of_token: dict[bytes, int] = {}
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        token, rank = _tiktoken_line(file, number, line)
-        if token in line_of_token:
-            raise TokenizerFileError(file, f"line {number}", f"expected each token once, got {token!r} "
-                                                             f"again (line {line_of_token[token]})")
-        if rank in line_of_rank:
-            raise TokenizerFileError(file, f"line {number}", f"expected a unique rank, got {rank}, the rank "
-                                                             f"of line {line_of_rank[rank]}")
-        line_of_token[token] = line_of_rank[rank] = number
-    raise AssertionError("unreachable: a quick check failed, so a line is at fault")
-
-
-def _tiktoken_line(file: str, number: int, line: bytes) -> tuple[bytes, int]:
-    parts = line.split()
-    where = f"line {number}"
-    if len(parts) != 2:
-        raise TokenizerFileError(file, where, f"expected {LINE}, got {len(parts)} field{'s' * (len(parts) != 1)}")
-    try:
-        if _BASE64_TOKEN.match(parts[0]) is None:  # padded, RFC 4648 section 4 (spec 14.8)
-            raise binascii.Error
-        token = binascii.a2b_base64(parts[0])
-    except binascii.Error:
-        raise TokenizerFileError(file, where, f"expected {LINE}, but the token is not base64") from None
-    rank = int(parts[1]) if parts[1].isdigit() and len(parts[1]) <= 10 else MAX_ID
-    if rank >= MAX_ID:
-        got = shown(parts[1].decode("utf-8", "replace"))
-        raise TokenizerFileError(file, where, f"expected a rank from 0 to {MAX_ID - 1}, got {got}")
-    return token, rank
