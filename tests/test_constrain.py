@@ -24,18 +24,10 @@ import functok
 from functok.constrain import Constraint, DisallowedTokenError, FunctokLogitsProcessor, generate, sample
 from functok.constrain.sampling import finish
 
-# Text, the format's code points (arguments, opcodes, unknown ones, ESCAPE), case and marks.
-ALPHABET = "abAB é.\n\ue000\ue001\ue003\ue0ff\ue100\ue102\ue110\ue200\ue201\ue150\uefff" + "ßİ"
-SEED_TEXTS = ["Hello World ABCABCABC xxxxxxx Ñandú ÀÉ MAX_SIZE ====", "AAAAAAAAAAAAAAAAAAAAAAAA aaa"]
+from fixtures.constrain_cases import ALPHABET, train
 
 
 FUSE = st.sampled_from(["none", "all", "frequent"])
-
-
-def train(texts: list[str], vocab_size: int = 360, special: tuple[str, ...] = ("<eos>",),
-          fuse: str = "none") -> functok.Tokenizer:
-    return functok.Tokenizer.train(iter(texts + SEED_TEXTS * 3), vocab_size=vocab_size, show_progress=False,
-                                   profile="compact", fuse=fuse, special_tokens=special)
 
 
 def decodes(tok: functok.Tokenizer, ids: list[int], max_output: int) -> bool:

@@ -22,9 +22,8 @@ np = pytest.importorskip("numpy")
 
 import functok  # noqa: E402
 from functok.constrain import Constraint, FunctokLogitsProcessor, generate, sample  # noqa: E402
-from functok.constrain.sampling import finish  # noqa: E402
 
-from test_constrain import ALPHABET, train  # noqa: E402
+from fixtures.constrain_cases import ALPHABET, check_rows, train  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -166,22 +165,6 @@ def sample_loop(processor, prompts, *, steps, width, eos, pad, rng):
         if not unfinished.any():
             break
     return rows
-
-
-def check_rows(tok, processor, rows, start, eos, pad):
-    """Each row's ids after ``start`` (and after leading pads), up to its first end id: the
-    ended ones decode strictly, the others do once ``finish`` has closed them."""
-    ended = 0
-    for row in rows:
-        ids = row[start:]
-        while start == 0 and ids and ids[0] in (pad, eos):
-            ids = ids[1:]  # left padding
-        if eos in ids:
-            ids, ended = ids[: ids.index(eos)], ended + 1
-            tok.decode(ids)  # strict: raises if not
-        else:
-            tok.decode(ids + finish(processor.constraint.allowed(ids)))
-    return ended
 
 
 CONFIGS = [("functok eos, pad = eos", True, None), ("added eos and pad", False, 1),

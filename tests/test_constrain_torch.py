@@ -19,8 +19,7 @@ transformers = pytest.importorskip("transformers")
 wrapper_module = pytest.importorskip("functok.integrations.transformers")
 
 from functok.constrain import FunctokLogitsProcessor  # noqa: E402
-from test_constrain import ALPHABET, train  # noqa: E402
-from test_constrain_generate import check_rows  # noqa: E402
+from fixtures.constrain_cases import ALPHABET, check_rows, train  # noqa: E402
 
 
 class LikesToStop(transformers.LogitsProcessor):

@@ -10,7 +10,6 @@ is a failure, not a skip.
 from __future__ import annotations
 
 import importlib
-import itertools
 import os
 import subprocess
 import sys
@@ -19,7 +18,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import REPO, read_text_or_none, stdlib_sources, udhr_files, native_or_skip
+from conftest import REPO, native_or_skip
+from fixtures.codec_cases import OPTION_SETS, TEXT, corpus_texts
 
 import functok
 seam = importlib.import_module("functok.engine")
@@ -71,26 +71,6 @@ def outcome(call, *args, **kwargs):
         return (FormatError, error.kind, error.offset)
     except (TypeError, ValueError) as error:
         return (type(error), str(error))
-
-
-OPTION_SETS = [
-    dict(normalize=normalize, splitter=splitter, profile=profile, fold=fold, case=case, features=features)
-    for normalize, splitter, profile, fold, case, features in itertools.product(
-        ("nfc", None), ("llama3", "paper"), ("paper", "compact"), (None, "all", "no-whitespace", "none"),
-        (None, "capitalize", "range"),
-        (encode_module.FEATURES, frozenset({"case"}), frozenset({"marks", "repeat"}), frozenset()))
-]
-
-# Text that reaches every branch: all planes, private use (escaped), the 13 marks and other
-# combining marks in any order, capitals and caseless letters, runs and units, digits, line breaks.
-ALPHABET = st.one_of(
-    st.characters(codec="utf-8"),
-    st.sampled_from("aAbBéÉ\u0301\u0308\u0327\u0323\u031b ooOO\t\n\r  123٣\ue000\ue100\uefff\uf8ff'sSﬁǅẞİ"),
-    st.characters(min_codepoint=0x300, max_codepoint=0x36F),
-    st.characters(min_codepoint=0xAC00, max_codepoint=0xAC20),
-    st.characters(min_codepoint=0x1100, max_codepoint=0x1175),
-)
-TEXT = st.text(ALPHABET, max_size=60)
 
 
 def test_the_backend_is_native_where_the_core_is_built(native):
@@ -148,12 +128,6 @@ def test_bad_options_raise_as_the_pure_path_does(engine):
                     dict(case="title"), dict(features={"colour"})):
         assert outcome(functok.encode, "x", **options) == outcome(pure_encode, "x", **options)
     assert outcome(functok.encode, b"x") == outcome(pure_encode, b"x")
-
-
-def corpus_texts() -> list[str]:
-    texts = [t for t in map(read_text_or_none, stdlib_sources()[::40]) if t]
-    texts += [t for t in map(read_text_or_none, udhr_files()[::8]) if t]
-    return texts
 
 
 @pytest.mark.parametrize("profile", ["paper", "compact"])

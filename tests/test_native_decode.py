@@ -24,8 +24,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import REPO, damaged, running_on
-from test_native import OPTION_SETS, TEXT, corpus_texts
-from test_tokenizer import model_ids  # noqa: E402 (one source for the ids a model emits)
+from fixtures.codec_cases import OPTION_SETS, TEXT, corpus_texts
+from fixtures.trained import model_ids  # one source for the ids a model emits
 
 import functok
 from functok.errors import FormatError

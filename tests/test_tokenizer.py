@@ -13,8 +13,8 @@ import functok
 from functok.normalize import nfc
 from functok.tokenizer import FORMAT_VERSION, DecodeStream, Tokenizer
 
-from conftest import damaged, udhr_files
-from fixtures.trained import need_tokenizers, stdlib_texts, stdlib_tokenizer, udhr_texts
+from conftest import udhr_files
+from fixtures.trained import model_ids, need_tokenizers, stdlib_texts, stdlib_tokenizer, udhr_texts
 
 SEGMENTATIONS = [
     {"segmentation": "greedy"},
@@ -299,28 +299,6 @@ def _outcome(fn):
         return fn()
     except ValueError as e:
         return type(e)
-
-
-@st.composite
-def model_ids(draw):
-    """Ids a model might emit: instruction and argument tokens, text, bytes, special tokens."""
-    t = stdlib_tokenizer()
-    interesting = [t.token_to_id(s) for s in (
-        "\ue100", "\ue000", "\ue001", "\ue002", "\ue003", "\ue004", "\ue200", "\ue201",
-        "\ue100\ue000", "\ue102", "\ue105", "\uefff", "\ue0ff", "\ue300",
-        "a", "b", "e", "hello", " ", "\n", "<0xC3>", "<0xA9>", "<0xEE>", "<0x80>", "<0xBF>",
-        "<0xFF>", "<pad>")]
-    units = [[i] for i in interesting if i is not None]
-    for ch in "\ue102\ue105\uefff\ue0ff\ue300é":  # not in the vocabulary: their byte tokens
-        units.append([t.token_to_id(f"<0x{b:02X}>") for b in ch.encode()])
-    common = st.sampled_from(units)
-    pool = st.one_of(common, common, common, st.integers(0, t.vocab_size - 1).map(lambda i: [i]))
-    if draw(st.booleans()):
-        return [i for unit in draw(st.lists(pool, max_size=20)) for i in unit]
-    # a real encoding (groups followed by text split over several tokens), perhaps damaged
-    text = draw(st.text("qQzZxXéÉüÜ #\n\ue000", max_size=16))
-    ids = t.encode(text, segmentation=draw(st.sampled_from(["greedy", "optimal"]))).ids
-    return damaged(draw, ids, pool, 2)
 
 
 @given(model_ids())
