@@ -56,15 +56,15 @@ python_lane() {
     # prints the slowest tests, where CI time goes.
     .venv/bin/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile --durations=15
     step "the codec's, decoder's and tokenizer's tests again on the pure path (FUNCTOK_PURE=1), the reference the C core is held to"
-    # Only files whose code has a C path: the splitter and NFC (test_split.py, test_normalize.py)
+    # Only files whose code has a C path: the splitter and NFC (codec/test_splitting.py, codec/test_normalize.py)
     # and the spec's tables are pure Python in both runs, so running them again would test nothing new.
     # Files on the `engine` fixture (tests/conftest.py: test_native*.py, test_tokenizer_fastpath.py)
     # ran on the pure engine above already.
     FUNCTOK_PURE=1 .venv/bin/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile --durations=10 \
-        tests/test_codec.py tests/test_profiles.py tests/test_fusion.py tests/test_conformance_runner.py \
+        tests/codec/test_codec.py tests/codec/test_profiles.py tests/test_fusion.py tests/test_conformance_runner.py \
         tests/test_tokenizer.py \
         tests/test_cli.py tests/test_tokenize_cli.py \
-        tests/test_decode_errors.py tests/test_decode_modes.py tests/test_decode_memory.py tests/test_decode_stream.py
+        tests/codec/test_decoding_errors.py tests/codec/test_decoding_modes.py tests/codec/test_decoding_memory.py tests/test_decode_stream.py
 }
 
 # side_venv DIR PIP_ARGUMENTS...: a venv of its own at DIR, with what PIP_ARGUMENTS name installed

@@ -28,7 +28,7 @@ out, on purpose:
 
 :class:`functok.constrain.Constraint` checks both, exactly (its ``mode="syntax"`` is what these
 files express). The argument ranges come from ``spec/opcodes.json`` (read from the repository
-when it is there, from :mod:`functok.opcodes` otherwise; ``tests/test_opcodes.py`` keeps the two
+when it is there, from :mod:`functok.opcodes` otherwise; ``tests/codec/test_opcodes.py`` keeps the two
 equal) and the code point classes from :mod:`functok.grammar`.
 """
 

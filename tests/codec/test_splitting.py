@@ -38,7 +38,7 @@ LLAMA3 = (
 PAPER = LLAMA3.replace(r"\p{N}{1,3}", r"\p{N}")
 ORACLES = {"llama3": regex.compile(LLAMA3), "paper": regex.compile(PAPER)}
 
-UDHR = Path(__file__).parents[1] / "corpora" / "udhr"  # in the repository (corpora/README.md)
+UDHR = Path(__file__).parents[2] / "corpora" / "udhr"  # in the repository (corpora/README.md)
 
 
 def assert_same_pieces(text: str, splitter: str, label: str = "") -> None:

@@ -20,7 +20,7 @@ ucd = pytest.importorskip("unicodedata2")
 
 from functok import _ucd  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 TABLES = REPO / "spec" / "unicode"
 UCD_DATA_PY = REPO / "python" / "functok" / "_ucd_data.py"
 sys.path.insert(0, str(REPO / "spec" / "tools"))

@@ -6,7 +6,7 @@ one with the smallest offset (then precedence). The decoder no longer works that
 mode records nothing; strict mode keeps one error and stops after its unit), so the oracle
 here is that definition taken literally: a careful-decoder run that records every error in a
 list, and ``errors.first_error`` over it. The recording run shares the decoder's detection
-code, which the conformance vectors and tests/test_decode_errors.py check on their own; what
+code, which the conformance vectors and tests/codec/test_decoding_errors.py check on their own; what
 this file checks is that keeping one error and stopping early choose the same one.
 """
 
@@ -119,7 +119,7 @@ def test_max_output_zero_allows_text_but_no_repeat():
 
 @pytest.fixture(scope="module")
 def small_tokenizer() -> Tokenizer:
-    return Tokenizer.from_file(Path(__file__).parent / "fixtures" / "tokenizer-small.json")
+    return Tokenizer.from_file(Path(__file__).parents[1] / "fixtures" / "tokenizer-small.json")
 
 
 @pytest.mark.parametrize("value, error", [(-1, ValueError), (None, TypeError), (True, TypeError), (3.0, TypeError)])

@@ -167,7 +167,7 @@ def test_uppercase_decodes_on_the_fast_path_and_across_tokens():
 
 # --- saved tokenizers record the profile (11.2) ---------------------------------------------
 
-FIXTURE = json.loads((__import__("pathlib").Path(__file__).parent / "fixtures" / "tokenizer-small.json")
+FIXTURE = json.loads((__import__("pathlib").Path(__file__).parents[1] / "fixtures" / "tokenizer-small.json")
                      .read_text(encoding="utf-8"))
 
 

@@ -37,7 +37,7 @@ def test_each_error_kind(stream, kind, offset, lenient, max_output):
 
 
 def test_every_kind_is_covered():
-    # (tests/test_opcodes.py checks ERROR_KINDS against spec/opcodes.json)
+    # (tests/codec/test_opcodes.py checks ERROR_KINDS against spec/opcodes.json)
     assert {kind for _, kind, *_ in ONE_ERROR} == set(ERROR_KINDS)
 
 
