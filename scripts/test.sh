@@ -46,7 +46,7 @@ install_debian() {
 install_python() {
     python3 -m venv .venv
     .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]'
-    # GPT-2's tiktoken rank file, for the parity test in tests/test_bpe.py (from the openai-whisper sdist).
+    # GPT-2's tiktoken rank file, for the parity test in tests/tokenizer/test_bpe.py (from the openai-whisper sdist).
     .venv/bin/python scripts/fetch_gpt2_tiktoken.py "$FUNCTOK_GPT2_TIKTOKEN"
 }
 
@@ -61,10 +61,10 @@ python_lane() {
     # Files on the `engine` fixture (tests/conftest.py: test_native*.py, test_tokenizer_fastpath.py)
     # ran on the pure engine above already.
     FUNCTOK_PURE=1 .venv/bin/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile --durations=10 \
-        tests/codec/test_codec.py tests/codec/test_profiles.py tests/test_fusion.py tests/test_conformance_runner.py \
-        tests/test_tokenizer.py \
+        tests/codec/test_codec.py tests/codec/test_profiles.py tests/tokenizer/test_fusion.py tests/test_conformance_runner.py \
+        tests/tokenizer/test_tokenizer.py \
         tests/test_cli.py tests/test_tokenize_cli.py \
-        tests/codec/test_decoding_errors.py tests/codec/test_decoding_modes.py tests/codec/test_decoding_memory.py tests/test_decode_stream.py
+        tests/codec/test_decoding_errors.py tests/codec/test_decoding_modes.py tests/codec/test_decoding_memory.py tests/tokenizer/test_stream.py
 }
 
 # side_venv DIR PIP_ARGUMENTS...: a venv of its own at DIR, with what PIP_ARGUMENTS name installed

@@ -444,7 +444,7 @@ def test_a_stale_tiktoken_pair_is_skipped(native):
 def test_gpt2_ranks_through_functok_give_the_pure_ids(native):
     path = find_gpt2_tiktoken()
     if path is None:
-        pytest.skip("the GPT-2 rank file is not here (tests/test_bpe.py says where it comes from)")
+        pytest.skip("the GPT-2 rank file is not here (tests/tokenizer/test_bpe.py says where it comes from)")
     compiled = load_tiktoken(path, pattern="gpt2")
     assert isinstance(compiled.model, CompiledTiktokenBPE)
     pure = TiktokenBPE(read_tiktoken_ranks(path))

@@ -302,7 +302,7 @@ def regex_pre_tokenizer(pattern: str) -> PreTokenizer:
 def gpt2_pattern() -> re.Pattern[str]:
     """GPT-2's pattern for the standard library's `re`, written as the llama3 splitter is
     (:mod:`functok.split`): classes from the pinned tables, so it yields the same pieces as
-    `regex` with :data:`PATTERNS` ``["gpt2"]`` (tests/test_bpe.py), about twice as fast and
+    `regex` with :data:`PATTERNS` ``["gpt2"]`` (tests/tokenizer/test_bpe.py), about twice as fast and
     without the `regex` dependency."""
     from .. import _ucd
     from ..split import bracket, complement, normalized, run_of, union

@@ -19,9 +19,9 @@ from functok.tokenizer.external import load_hf, load_vocabulary, read_tiktoken_r
 from fixtures.tokenizer_cases import CASES, DELETE, M, TEXTS, T, changed, content_bytes, from_fixture, functok_file
 from fixtures.tokenizer_cases import hf_file, text as fixture_text, tiktoken_lines
 
-FIXTURE = Path(__file__).parent / "fixtures" / "tokenizer-small.json"
-SCHEMA = Path(__file__).resolve().parents[1] / "conformance" / "schema" / "tokenizer-file.schema.json"
-SHARED = Path(__file__).resolve().parents[1] / "js" / "test" / "fixtures" / "tokenizer-files.json"
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "tokenizer-small.json"
+SCHEMA = Path(__file__).resolve().parents[2] / "conformance" / "schema" / "tokenizer-file.schema.json"
+SHARED = Path(__file__).resolve().parents[2] / "js" / "test" / "fixtures" / "tokenizer-files.json"
 _good = json.dumps(functok_file())
 
 # The shared cases (tests/fixtures/tokenizer_cases.py): (case id, file name, content, place named)

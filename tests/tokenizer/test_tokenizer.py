@@ -372,7 +372,7 @@ def test_streaming_a_long_text_after_a_repeat(tok):
 
 # --- every engine on a shipped tokenizer file (no `tokenizers` needed: the browser's case) ------
 
-SMALL = Path(__file__).parent / "fixtures" / "tokenizer-small.json"
+SMALL = Path(__file__).parents[1] / "fixtures" / "tokenizer-small.json"
 
 
 @pytest.fixture(scope="module")
@@ -431,6 +431,6 @@ def test_fast_path_is_a_switch_and_functok_pure_turns_it_off(engine):
     built = importlib.util.find_spec("functok._native") is not None
     code = f"from functok import Tokenizer; print(Tokenizer.from_file({str(SMALL)!r}).fast_path)"
     for value, expected in (("1", "False"), ("", str(built))):
-        env = dict(os.environ, FUNCTOK_PURE=value, PYTHONPATH=str(Path(__file__).parents[1] / "python"))
+        env = dict(os.environ, FUNCTOK_PURE=value, PYTHONPATH=str(Path(__file__).parents[2] / "python"))
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
         assert out.stdout.strip() == expected

@@ -17,7 +17,7 @@ from functok.tokenizer.bpe import BPE, byte_fallback_token
 from functok.tokenizer.segment import Segmenter, brute_force
 
 # The hand-written vectors live beside the tests until the conformance suite takes them in.
-_SUITE = Path(__file__).resolve().parents[1] / "conformance" / "vectors" / "segment.json"
+_SUITE = Path(__file__).resolve().parents[2] / "conformance" / "vectors" / "segment.json"
 VECTORS = _SUITE
 
 

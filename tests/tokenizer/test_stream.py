@@ -28,7 +28,7 @@ from functok.tokenizer import (
     UnknownTokenIdError,
 )
 
-FIXTURE = Path(__file__).parent / "fixtures" / "tokenizer-small.json"
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "tokenizer-small.json"
 TOK = Tokenizer.from_file(FIXTURE)
 TOK.fast_path = False
 LIMITS = [0, 1, 2, 3, 5, 8, 13, 30, 60, 2**26]

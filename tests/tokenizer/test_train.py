@@ -82,10 +82,10 @@ def test_the_kept_characters_are_the_same_on_every_run():
     """The trainer's own limit_alphabet breaks frequency ties in hash order: three runs gave three
     tokenizers. functok chooses the characters itself (most frequent, then smallest code point)."""
     need_tokenizers()
-    script = ("import sys; sys.path.insert(0, 'tests'); from test_tokenizer_train import _train; "
+    script = ("import sys; sys.path.insert(0, 'tests'); from tokenizer.test_train import _train; "
               "print(_train(300).to_str())")
     runs = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
-                           cwd=Path(__file__).resolve().parents[1], timeout=300).stdout for _ in range(3)}
+                           cwd=Path(__file__).resolve().parents[2], timeout=300).stdout for _ in range(3)}
     assert len(runs) == 1
     vocab = json.loads(runs.pop())["tokenizer"]["model"]["vocab"]
     assert len(vocab) == 300
