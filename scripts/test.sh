@@ -58,8 +58,8 @@ python_lane() {
     step "the codec's, decoder's and tokenizer's tests again on the pure path (FUNCTOK_PURE=1), the reference the C core is held to"
     # Only files whose code has a C path: the splitter and NFC (codec/test_splitting.py, codec/test_normalize.py)
     # and the spec's tables are pure Python in both runs, so running them again would test nothing new.
-    # Files on the `engine` fixture (tests/conftest.py: test_native*.py, test_tokenizer_fastpath.py)
-    # ran on the pure engine above already.
+    # The differential tests (tests/engine/, on the `engine` fixture of tests/conftest.py) ran on
+    # the pure engine above already.
     FUNCTOK_PURE=1 .venv/bin/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile --durations=10 \
         tests/codec/test_codec.py tests/codec/test_profiles.py tests/tokenizer/test_fusion.py tests/test_conformance_runner.py \
         tests/tokenizer/test_tokenizer.py \

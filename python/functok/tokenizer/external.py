@@ -267,7 +267,7 @@ def tiktoken_model(ranks: Mapping[bytes, int]) -> TiktokenBPE:
 class CompiledTiktokenBPE(TiktokenBPE):
     """:class:`TiktokenBPE` with its merges in the C core (``functok._native.TiktokenMerger``,
     native/core/bpe.c): the same ids and the same ``KeyError`` for a byte that is not a token
-    (tests/test_native_tokenizer.py), in n log n where the pure port is quadratic."""
+    (tests/engine/test_greedy_encoder.py), in n log n where the pure port is quadratic."""
 
     def __init__(self, ranks: Mapping[bytes, int], merger=None) -> None:
         super().__init__(ranks)

@@ -5,7 +5,7 @@ vocabularies (several merges making one token, byte fallback), with special toke
 input; ``encode_batch`` on threads gives ``encode``'s results.
 
 The pure path is a tokenizer with ``fast_path = False`` (the pure-Python BPE; its pre-tokens come
-from the codec, whose native path tests/test_native.py holds to the pure one). Where a C compiler
+from the codec, whose native path tests/engine/test_codec.py holds to the pure one). Where a C compiler
 exists the core is built by `pip install`; CI has one, so there a missing core is a failure.
 """
 

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from functok import engine as seam
 from functok.tokenizer import Tokenizer
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 FIXTURE = json.loads((REPO / "tests" / "fixtures" / "tokenizer-small.json").read_text(encoding="utf-8"))
 EOS = "<|endoftext|>"
 FRESH_WORDS = 128  # new pre-tokens in each text: many cache misses at once

@@ -25,7 +25,7 @@ train = importlib.import_module("functok.tokenizer.train")
 
 @pytest.fixture(scope="module")
 def native():
-    """The C core, which the count runs on here even under FUNCTOK_PURE=1 (as tests/test_native.py)."""
+    """The C core, which the count runs on here even under FUNCTOK_PURE=1 (as tests/engine/test_codec.py)."""
     core = native_or_skip()
     saved, train.native = train.native, core
     yield core
