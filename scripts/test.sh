@@ -61,7 +61,7 @@ python_lane() {
     # The differential tests (tests/engine/, on the `engine` fixture of tests/conftest.py) ran on
     # the pure engine above already.
     FUNCTOK_PURE=1 .venv/bin/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile --durations=10 \
-        tests/codec/test_codec.py tests/codec/test_profiles.py tests/tokenizer/test_fusion.py tests/test_conformance_runner.py \
+        tests/codec/test_codec.py tests/codec/test_profiles.py tests/tokenizer/test_fusion.py tests/conformance/test_runner.py \
         tests/tokenizer/test_tokenizer.py \
         tests/test_cli.py tests/test_tokenize_cli.py \
         tests/codec/test_decoding_errors.py tests/codec/test_decoding_modes.py tests/codec/test_decoding_memory.py tests/tokenizer/test_stream.py

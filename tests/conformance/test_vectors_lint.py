@@ -15,7 +15,7 @@ from jsonschema import Draft202012Validator
 
 import functok
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 CONFORMANCE = REPO / "conformance"
 VECTORS = CONFORMANCE / "vectors"
 SCHEMA = CONFORMANCE / "schema" / "vectors.schema.json"

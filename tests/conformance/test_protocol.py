@@ -15,7 +15,7 @@ import functok
 from functok.conformance import load_suite
 from functok.conformance.vectors import cases
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "fixtures"
 PROTOCOL_SCHEMA = REPO / "conformance" / "schema" / "protocol.schema.json"
 SERVER = f'"{sys.executable}" -m functok.cli conformance-server'

@@ -16,7 +16,7 @@ from functok.conformance.judge import judge
 from functok.conformance.runner import HandshakeError
 from functok.conformance.vectors import DEFAULT_OPTIONS, cases, default_vectors_dir, select
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 VECTORS = REPO / "conformance" / "vectors"
 
 
