@@ -63,7 +63,7 @@ python_lane() {
     FUNCTOK_PURE=1 .venv/bin/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile --durations=10 \
         tests/codec/test_codec.py tests/codec/test_profiles.py tests/tokenizer/test_fusion.py tests/conformance/test_runner.py \
         tests/tokenizer/test_tokenizer.py \
-        tests/test_cli.py tests/test_tokenize_cli.py \
+        tests/commands/test_cli.py tests/commands/test_tokenize.py \
         tests/codec/test_decoding_errors.py tests/codec/test_decoding_modes.py tests/codec/test_decoding_memory.py tests/tokenizer/test_stream.py
 }
 

@@ -30,7 +30,7 @@ def test_files_are_fresh_and_say_they_are_generated():
 
 def test_one_committed_copy_which_a_checkout_reads():
     """spec/grammar/ is the only copy in the repository; the package's is made when it is built
-    (tests/test_demo_install.py checks that an installed wheel and sdist read theirs)."""
+    (tests/commands/test_demo_install.py checks that an installed wheel and sdist read theirs)."""
     assert not (REPO / "python" / "functok" / "data" / "grammar").exists()
     for fmt in ("lark", "gbnf"):
         assert grammar_export.grammar_text(fmt) == (REPO / "spec" / "grammar" / f"stream.{fmt}").read_text(encoding="utf-8")

@@ -26,7 +26,7 @@ from datatrove.pipeline.tokens.merger import get_data_reader, load_doc_ends  # n
 from functok import Tokenizer  # noqa: E402
 from functok.cli import main  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 EOS = "<|endoftext|>"
 WORDS = "river stone Garden WINDOW letter résumé naïve 漢字 def return x+1 ==".split()
 

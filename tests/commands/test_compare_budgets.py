@@ -191,7 +191,7 @@ def test_compare_refuses_a_budget_over_the_maximum_at_once(tmp_path):
 
     corpus = tmp_path / "c.txt"
     corpus.write_text("Hello world.\n\nHELLO again.\n", encoding="utf-8")
-    repo = Path(__file__).resolve().parents[1]
+    repo = Path(__file__).resolve().parents[2]
     for budgets_arg in ("5000000000", "99999999999999999999"):
         result = subprocess.run([sys.executable, "-m", "functok", "compare", "--no-progress", "--corpus",
                                  str(corpus), "--out", str(tmp_path / "o"), "--budgets", budgets_arg],

@@ -23,7 +23,7 @@ import pytest
 pytest.importorskip("build")
 pytest.importorskip("setuptools")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GENERATOR = Path("web-demo") / "copy_to_package.py"
 # What the page loads first, and a module of the tokenizer it imports.
 PAGE_FILES = ["/web-demo/index.html", "/web-demo/demo.mjs", "/js/src/index.mjs", "/js/src/tokenizer/tokenizer.mjs",

@@ -1,6 +1,6 @@
 """`functok demo`: the local server serves the page, the JavaScript modules, the bundle when it
 is built and the demo tokenizer, and nothing else; the page ships inside the package, where the
-build writes it (tests/test_demo_install.py installs a wheel, an sdist and an editable checkout)."""
+build writes it (tests/commands/test_demo_install.py installs a wheel, an sdist and an editable checkout)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 
 from functok.commands import demo
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -146,7 +146,7 @@ def test_finds_the_checkout_from_inside_it() -> None:
 
 
 def test_an_installed_package_serves_its_own_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Outside a checkout, the copy the build wrote into the package (tests/test_demo_install.py
+    """Outside a checkout, the copy the build wrote into the package (tests/commands/test_demo_install.py
     installs real ones)."""
     packaged = tmp_path / "functok" / "data" / "web"
     assert copy_to_package(str(packaged)).returncode == 0

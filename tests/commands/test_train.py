@@ -18,7 +18,7 @@ pytest.importorskip("tokenizers")
 from functok import Tokenizer  # noqa: E402
 from functok.cli import main  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 TEXTS = [f"The River {k} flows; RIVER river. def f{k}(x): return x * {k}\n" for k in range(40)]
 
 
