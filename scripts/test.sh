@@ -89,7 +89,7 @@ torch_lane() {
     # it (a folder or a page of wheels), so that no machine's folder is written here. Only
     # .venv-torch has torch.
     side_venv .venv-torch ${FUNCTOK_TORCH_WHEELS:+--find-links "$FUNCTOK_TORCH_WHEELS"} 'torch==2.13.0+cpu'
-    .venv-torch/bin/python -m pytest -q -p no:cacheprovider tests/test_constrain_torch.py
+    .venv-torch/bin/python -m pytest -q -p no:cacheprovider tests/integrations/test_constrain_torch.py
     step "the scale study's smoke test: research/scale's GPU command with --device cpu --tiny, end to end"
     .venv-torch/bin/python -m pytest -q -p no:cacheprovider research/scale/test_scale.py
     step "transformers' own tokenizer tests (TokenizerTesterMixin, from its sdist) against FunctokTokenizer"
@@ -97,7 +97,7 @@ torch_lane() {
     # this lane names the folder (the module is skipped without it).
     export FUNCTOK_TRANSFORMERS_TESTS="$PWD/.cache/functok/transformers-tests"
     .venv/bin/python scripts/fetch_transformers_tests.py "$FUNCTOK_TRANSFORMERS_TESTS"
-    RUN_SLOW=1 .venv-torch/bin/python -m pytest -q -p no:cacheprovider -rs tests/test_transformers_mixin.py
+    RUN_SLOW=1 .venv-torch/bin/python -m pytest -q -p no:cacheprovider -rs tests/integrations/test_transformers_mixin.py
 }
 
 ray_lane() {
@@ -108,7 +108,7 @@ ray_lane() {
     side_venv .venv-ray 'ray==2.60.0'
     # (-W: datatrove passes Ray arguments that Ray 2.60 warns are deprecated, once per task.)
     FUNCTOK_REQUIRE_RAY=1 .venv-ray/bin/python -m pytest -q -p no:cacheprovider -rs -W ignore::DeprecationWarning \
-        -m ray tests/test_ray.py
+        -m ray tests/integrations/test_ray.py
 }
 
 native_and_node_lane() {

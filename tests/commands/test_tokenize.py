@@ -248,7 +248,7 @@ def test_one_file_shared_by_the_tasks(setup):
 def test_executor_ray_without_ray_is_exit_2(setup, capsys):
     try:
         import ray  # noqa: F401
-        pytest.skip("Ray is installed here: tests/test_ray.py runs the Ray executor")
+        pytest.skip("Ray is installed here: tests/integrations/test_ray.py runs the Ray executor")
     except ImportError:
         pass
     root = setup[0]

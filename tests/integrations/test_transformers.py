@@ -20,6 +20,7 @@ import functok
 from functok.normalize import nfc
 
 transformers = pytest.importorskip("transformers")
+from fixtures.transformers_cases import TEXT, TEXTS, fusion_modes, train  # noqa: E402
 from functok.integrations.transformers import (  # noqa: E402
     ADDED_NAMES,
     FUNCTOK_FILE,
@@ -27,38 +28,7 @@ from functok.integrations.transformers import (  # noqa: E402
     FunctokTokenizer,
 )
 
-TEXTS = [
-    "Hello hello HELLO, wörld! Naïve café.",
-    "Sooooo many repeats!!!! ######",
-    "def main():\n    return MAX_SIZE + getValue(x)\n",
-    "Ünïcödé ÀÉÎ and 日本語 text",
-]
 PROMPTS = ["Hello", "HELLO wörld!!!", "", "naïve café   ", "getValue(MAX)", "Ü日本"]
-# Random text, and text made of what the codec rewrites (case, marks, repeats, escapes).
-TEXT = st.one_of(st.text(max_size=40), st.lists(st.sampled_from(
-    ["Hello", "HELLO", "hello", "ééé", "!!!!", "  ", "\u0301", "İ", "ß", "\ue000", "\ue105", "ǅ", "ΣΑΣ", "x" * 300,
-     "Ωmega", "日本"]), max_size=8).map("".join))
-
-
-def train(**options) -> functok.Tokenizer:
-    settings = dict(vocab_size=340, profile="paper", fuse="none", normalize="nfc", show_progress=False)
-    settings.update(options)
-    return functok.Tokenizer.train(iter(TEXTS * 3), **settings)
-
-
-def fusion_modes() -> list[dict]:
-    """Every profile with every fuse mode (the wrapper must not care)."""
-    return [{"profile": p, "fuse": f} for p in sorted(functok.PROFILES) for f in functok.FUSE_MODES]
-
-
-@pytest.fixture(scope="module")
-def tok() -> functok.Tokenizer:
-    return train()
-
-
-@pytest.fixture(scope="module")
-def hf(tok) -> FunctokTokenizer:
-    return FunctokTokenizer(functok_tokenizer=tok)
 
 
 # --- special tokens ------------------------------------------------------------------------

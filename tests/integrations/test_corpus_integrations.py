@@ -15,7 +15,7 @@ pytest.importorskip("tokenizers")
 
 from functok import Tokenizer, encode  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 EOS = "<eos>"
 TEXTS = ["Hello World, HELLO world.", "naïve Résumé 漢字", f"holds {EOS} as text", "def f(x):\n    return x"]
 

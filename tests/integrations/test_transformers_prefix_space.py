@@ -19,7 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 transformers = pytest.importorskip("transformers")
-from test_transformers import train  # noqa: E402
+from fixtures.transformers_cases import train  # noqa: E402
 from transformers import GPT2Tokenizer  # noqa: E402
 from transformers.models.clvp.tokenization_clvp import bytes_to_unicode  # noqa: E402
 
@@ -101,7 +101,7 @@ def test_add_prefix_space_is_saved(pairs, tmp_path):
 
 # --- the property of TokenizerTesterMixin.test_pretokenized_inputs --------------------------
 
-CONFIGURATIONS = {  # the three of tests/test_transformers_mixin.py
+CONFIGURATIONS = {  # the three of tests/integrations/test_transformers_mixin.py
     "default": ({}, {}),
     "without normalization": ({"normalize": None}, {}),
     "bos and eos": ({}, {"special_tokens_pattern": "bos_eos"}),

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import functok
 
 transformers = pytest.importorskip("transformers")
-from test_transformers import TEXT, TEXTS, fusion_modes, train  # noqa: E402
+from fixtures.transformers_cases import TEXT, TEXTS, fusion_modes, train  # noqa: E402
 
 from functok.integrations.transformers import FunctokTokenizer  # noqa: E402
 

@@ -18,7 +18,7 @@ every test loads as transformers' tests load a hub model's folder.
 All three have GPT-2's default ``add_prefix_space=False``, with which the mixin's
 ``test_pretokenized_inputs`` returns at its first line, as it does for GPT-2's tokenizer. With
 ``add_prefix_space=True`` it cannot pass for GPT-2's tokenizer either (the sequence it builds
-starts with two spaces): tests/test_transformers_prefix_space.py shows that, and checks the
+starts with two spaces): tests/integrations/test_transformers_prefix_space.py shows that, and checks the
 property it means, in these three configurations, with ``add_prefix_space=True``.
 """
 
@@ -37,7 +37,7 @@ import pytest
 
 pytest.importorskip("transformers")
 pytest.importorskip("parameterized")  # the mixin's own import
-from test_transformers import TEXTS, train  # noqa: E402
+from fixtures.transformers_cases import TEXTS, train  # noqa: E402
 
 from functok.integrations.transformers import FunctokTokenizer  # noqa: E402
 

@@ -13,8 +13,7 @@ from hypothesis import strategies as st
 import functok
 
 transformers = pytest.importorskip("transformers")
-# The tok and hf fixtures too: a module-scoped fixture imported here is made once for this module.
-from test_transformers import TEXTS, hf, tok, train  # noqa: E402,F401
+from fixtures.transformers_cases import TEXTS, train  # noqa: E402 (the tok and hf fixtures: integrations/conftest.py)
 
 from functok.integrations.transformers import ADDED_NAMES, FunctokTokenizer  # noqa: E402
 
