@@ -1,6 +1,6 @@
 """The pinned Unicode 18.0.0 tables (spec section 3): regeneration, headers and invariants.
 
-The tables come from unicodedata2 and regex by spec/tools/generate.py (tests/test_generated.py
+The tables come from unicodedata2 and regex by spec/tools/generate.py (tests/docs/test_generated.py
 checks that they are fresh). These tests check each table against sources that the generator
 does not use for it: the host's own case mappings, regex's properties, unicodedata2's NFC.
 """

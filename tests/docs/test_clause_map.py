@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 ARCHITECTURE = REPO / "ARCHITECTURE.md"
 SPEC = REPO / "spec" / "SPEC.md"
 PACKAGE = REPO / "python" / "functok"

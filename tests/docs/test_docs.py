@@ -38,7 +38,7 @@ import functok
 from functok.cli import build_parser
 from functok.conformance import PROTOCOL_VERSION, load_suite
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs"
 BIN = Path(sys.executable).parent
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}

@@ -1,6 +1,6 @@
 """ARCHITECTURE.md stays true: every path the rooms name exists and every module is listed, every
 import runs the way the arrows say, and the C core allocates as the page says. (The clause map
-has its own test, tests/test_clause_map.py.)"""
+has its own test, tests/docs/test_clause_map.py.)"""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 ARCHITECTURE = REPO / "ARCHITECTURE.md"
 PACKAGE = REPO / "python" / "functok"
 
