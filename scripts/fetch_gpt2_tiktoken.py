@@ -1,4 +1,4 @@
-"""Caches GPT-2's tiktoken rank file for the parity test in tests/test_bpe.py (a set-up step of
+"""Caches GPT-2's tiktoken rank file for the parity test in tests/tokenizer/test_bpe.py (a set-up step of
 scripts/test.sh; the tests never download anything).
 
 The file is ``whisper/assets/gpt2.tiktoken`` in the openai-whisper source distribution (about

@@ -1,5 +1,5 @@
 """Unpacks transformers' own tokenizer tests (``TokenizerTesterMixin``) for
-tests/test_transformers_mixin.py (a set-up step of scripts/test.sh; the tests never download
+tests/integrations/test_transformers_mixin.py (a set-up step of scripts/test.sh; the tests never download
 anything).
 
 transformers' wheel leaves its test suite out; its source distribution on PyPI ships the

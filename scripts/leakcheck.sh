@@ -10,7 +10,7 @@
 #     scripts/leakcheck.sh --python [PYTEST ARGS]   # the binding too (minutes; by hand)
 #
 # --python builds functok._native with AddressSanitizer into build/asan/, beside a copy of the
-# package, and runs the native tests (default: tests/test_native*.py) on it with libasan preloaded,
+# package, and runs the native tests (default: the C core's differential tests in tests/engine/) on it with libasan preloaded,
 # PYTHONMALLOC=malloc (so that Python objects are malloc's too) and LeakSanitizer on: a leaked
 # buffer or a str whose reference the binding loses is a report. CPython itself reports no leak
 # at exit here; native/fuzz/lsan-python.supp names the one third-party leak (tokenizers' types).
@@ -34,7 +34,7 @@ if [ "${1:-}" = --python ]; then
     cp -r python/functok build/asan/pkg/
     rm -f build/asan/pkg/functok/_native*.so
     cp build/asan/lib/functok/_native*.so build/asan/pkg/functok/
-    [ $# -gt 0 ] || set -- tests/test_native*.py -k "not functok_pure_makes_the_pure_path_run and not version_names"
+    [ $# -gt 0 ] || set -- tests/engine/test_{codec,decoding,greedy_encoder,segment,pretoken_count}.py -k "not functok_pure_makes_the_pure_path_run and not version_names"
     LD_PRELOAD="$(gcc -print-file-name=libasan.so)" PYTHONMALLOC=malloc ASAN_OPTIONS=detect_leaks=1 \
         PYTHONPATH="$PWD/build/asan/pkg" "$PYTHON" -c 'import functok, sys; assert functok.backend() == "native"
 assert functok.__file__.startswith(sys.argv[1]), functok.__file__' "$PWD/build/asan/pkg"

@@ -46,7 +46,7 @@ install_debian() {
 install_python() {
     python3 -m venv .venv
     .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]'
-    # GPT-2's tiktoken rank file, for the parity test in tests/test_bpe.py (from the openai-whisper sdist).
+    # GPT-2's tiktoken rank file, for the parity test in tests/tokenizer/test_bpe.py (from the openai-whisper sdist).
     .venv/bin/python scripts/fetch_gpt2_tiktoken.py "$FUNCTOK_GPT2_TIKTOKEN"
 }
 
@@ -56,15 +56,15 @@ python_lane() {
     # prints the slowest tests, where CI time goes.
     .venv/bin/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile --durations=15
     step "the codec's, decoder's and tokenizer's tests again on the pure path (FUNCTOK_PURE=1), the reference the C core is held to"
-    # Only files whose code has a C path: the splitter and NFC (test_split.py, test_normalize.py)
+    # Only files whose code has a C path: the splitter and NFC (codec/test_splitting.py, codec/test_normalize.py)
     # and the spec's tables are pure Python in both runs, so running them again would test nothing new.
-    # Files on the `engine` fixture (tests/conftest.py: test_native*.py, test_tokenizer_fastpath.py)
-    # ran on the pure engine above already.
+    # The differential tests (tests/engine/, on the `engine` fixture of tests/conftest.py) ran on
+    # the pure engine above already.
     FUNCTOK_PURE=1 .venv/bin/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile --durations=10 \
-        tests/test_codec.py tests/test_profiles.py tests/test_fusion.py tests/test_conformance_runner.py \
-        tests/test_tokenizer.py \
-        tests/test_cli.py tests/test_tokenize_cli.py \
-        tests/test_decode_errors.py tests/test_decode_modes.py tests/test_decode_memory.py tests/test_decode_stream.py
+        tests/codec/test_codec.py tests/codec/test_profiles.py tests/tokenizer/test_fusion.py tests/conformance/test_runner.py \
+        tests/tokenizer/test_tokenizer.py \
+        tests/commands/test_cli.py tests/commands/test_tokenize.py \
+        tests/codec/test_decoding_errors.py tests/codec/test_decoding_modes.py tests/codec/test_decoding_memory.py tests/tokenizer/test_stream.py
 }
 
 # side_venv DIR PIP_ARGUMENTS...: a venv of its own at DIR, with what PIP_ARGUMENTS name installed
@@ -89,7 +89,7 @@ torch_lane() {
     # it (a folder or a page of wheels), so that no machine's folder is written here. Only
     # .venv-torch has torch.
     side_venv .venv-torch ${FUNCTOK_TORCH_WHEELS:+--find-links "$FUNCTOK_TORCH_WHEELS"} 'torch==2.13.0+cpu'
-    .venv-torch/bin/python -m pytest -q -p no:cacheprovider tests/test_constrain_torch.py
+    .venv-torch/bin/python -m pytest -q -p no:cacheprovider tests/integrations/test_constrain_torch.py
     step "the scale study's smoke test: research/scale's GPU command with --device cpu --tiny, end to end"
     .venv-torch/bin/python -m pytest -q -p no:cacheprovider research/scale/test_scale.py
     step "transformers' own tokenizer tests (TokenizerTesterMixin, from its sdist) against FunctokTokenizer"
@@ -97,7 +97,7 @@ torch_lane() {
     # this lane names the folder (the module is skipped without it).
     export FUNCTOK_TRANSFORMERS_TESTS="$PWD/.cache/functok/transformers-tests"
     .venv/bin/python scripts/fetch_transformers_tests.py "$FUNCTOK_TRANSFORMERS_TESTS"
-    RUN_SLOW=1 .venv-torch/bin/python -m pytest -q -p no:cacheprovider -rs tests/test_transformers_mixin.py
+    RUN_SLOW=1 .venv-torch/bin/python -m pytest -q -p no:cacheprovider -rs tests/integrations/test_transformers_mixin.py
 }
 
 ray_lane() {
@@ -108,7 +108,7 @@ ray_lane() {
     side_venv .venv-ray 'ray==2.60.0'
     # (-W: datatrove passes Ray arguments that Ray 2.60 warns are deprecated, once per task.)
     FUNCTOK_REQUIRE_RAY=1 .venv-ray/bin/python -m pytest -q -p no:cacheprovider -rs -W ignore::DeprecationWarning \
-        -m ray tests/test_ray.py
+        -m ray tests/integrations/test_ray.py
 }
 
 native_and_node_lane() {

@@ -1,4 +1,13 @@
-"""Shared test helpers: where the corpora are, and Hypothesis's example budget."""
+"""Shared test helpers: where the corpora are, and Hypothesis's example budget.
+
+The tests live in rooms, one folder each (codec/, tokenizer/, engine/, constrain/, conformance/,
+commands/, integrations/, docs/). Each room is a package (its __init__.py), so that two rooms may
+hold files of the same name (engine/test_codec.py holds every engine to codec/test_codec.py's
+reference) and pytest imports them as ``codec.test_codec`` and ``engine.test_codec``. This folder
+has no __init__.py: pytest puts it on sys.path, so ``from conftest import ...`` is this module
+(not a second copy) and the helpers of fixtures/ import as ``fixtures.NAME``. No test file imports
+another: what tests share lives here or in fixtures/.
+"""
 
 from __future__ import annotations
 

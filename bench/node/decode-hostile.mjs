@@ -4,7 +4,7 @@
 //   node bench/node/decode-hostile.mjs [--python PATH] [--runs N]
 //
 // The streams: a million stray arguments, a long text after one escape, and the 12 of
-// js/test/hostile.mjs (those of tests/test_decode_memory.py). Each side decodes each stream RUNS
+// js/test/hostile.mjs (those of tests/codec/test_decoding_memory.py). Each side decodes each stream RUNS
 // times (CPython with functok's caches cleared each time); figures are the best run in ms, and
 // the ratio is JS / CPython (below 1: JavaScript is faster). Both sides' outputs (or error kind and offset) must agree.
 // PATH is a Python with functok importable (default: $FUNCTOK_PYTHON, else .venv/bin/python).

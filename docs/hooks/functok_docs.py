@@ -292,7 +292,7 @@ def on_page_markdown(markdown, page, config, files):
 
 
 def render(markdown: str, path: str) -> str:
-    """The page's Markdown as mkdocs renders it (tests/test_docs.py runs its examples from this)."""
+    """The page's Markdown as mkdocs renders it (tests/docs/test_docs.py runs its examples from this)."""
     markdown = fill_placeholders(markdown, path)
     markdown = INCLUDE.sub(lambda m: include(m, path), markdown)
     markdown = markdown.replace(OPCODE_TABLE, opcode_table())

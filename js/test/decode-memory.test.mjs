@@ -1,5 +1,5 @@
 // Memory of decode on hostile streams: the 12 hostile streams of
-// tests/test_decode_memory.py, with its bound, 4x (input + output), on both engines: the
+// tests/codec/test_decoding_memory.py, with its bound, 4x (input + output), on both engines: the
 // reference (src/decode.mjs) and the wasm engine (src/engine.mjs's decode, the C core).
 //
 // What is measured: the peak of V8's used heap (with the external memory of typed arrays) during one decode call, above the heap just

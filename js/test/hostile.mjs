@@ -1,4 +1,4 @@
-// The hostile streams of tests/test_decode_memory.py, for functok for JavaScript: the memory
+// The hostile streams of tests/codec/test_decoding_memory.py, for functok for JavaScript: the memory
 // test (decode-memory.test.mjs) and the time benchmark (bench/node/decode-hostile.mjs) share them.
 // Each stream is made for a size n (about n code units), with its decode options and expected
 // output (null where strict decoding throws).

@@ -1,4 +1,4 @@
-// The generated tables (spec/tools/generate.py writes them; tests/test_generated.py checks that they
+// The generated tables (spec/tools/generate.py writes them; tests/docs/test_generated.py checks that they
 // are fresh): what they say they are, and what the codec may not use instead.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

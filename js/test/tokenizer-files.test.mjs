@@ -1,5 +1,5 @@
 // Broken and edge-case tokenizer files: the cases of fixtures/tokenizer-files.json
-// (written by tests/fixtures/tokenizer_cases.py, which tests/test_tokenizer_files.py runs too)
+// (written by tests/fixtures/tokenizer_cases.py, which tests/tokenizer/test_tokenizer_files.py runs too)
 // get the verdict the fixture states from functok for JavaScript's loaders, and, with
 // FUNCTOK_PYTHON, the same verdict and the same ids as CPython functok's loaders. A refusal is
 // one TokenizerFileError naming the file; nothing loops, overflows the stack or makes up a value.

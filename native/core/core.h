@@ -14,7 +14,7 @@
 
 /* realloc and free, unless a binding sets its own before any call: the CPython binding sets
  * PyMem_RawRealloc and PyMem_RawFree, so that tracemalloc counts the core's memory as it counts
- * the pure path's (tests/test_decode_memory.py). Every allocation of the core goes through these. */
+ * the pure path's (tests/codec/test_decoding_memory.py). Every allocation of the core goes through these. */
 extern void *(*core_realloc)(void *, size_t);
 extern void (*core_free)(void *);
 

@@ -5,7 +5,7 @@ text is decoded once, by the reference decoder's own :meth:`~functok.decoding._D
 and cached; a stream of repeated tokens then costs one dictionary lookup per group. Wherever a
 question comes up (an error, a dangling group, an escape, a lone surrogate, output past
 ``max_output``) the stream goes to the reference decoder whole, so the text and the errors are
-the reference's (tests/test_decode_*.py run both). :mod:`functok.engine` runs this module on the
+the reference's (tests/codec/test_decoding_*.py run both). :mod:`functok.engine` runs this module on the
 pure engine; the C core has its own decoder.
 """
 

@@ -11,8 +11,8 @@ A stream is ``text0 (group text)*``:
 This module is the one place where that is written down for code: the decoder, chunking, the
 command line, the encoder's escaping, ``DecodeStream`` and the Pyodide bridge take their
 patterns from here, and so can other tools that read streams. The ranges come from
-:mod:`functok.opcodes`, which ``tests/test_opcodes.py`` checks against ``spec/opcodes.json``;
-``tests/test_grammar.py`` checks these patterns against spec 7.1's ``read_text``.
+:mod:`functok.opcodes`, which ``tests/codec/test_opcodes.py`` checks against ``spec/opcodes.json``;
+``tests/codec/test_grammar.py`` checks these patterns against spec 7.1's ``read_text``.
 
 Patterns over text are possessive (``++``, ``*+``): a backtracking quantifier would keep a
 stack entry per code point of a long text (spec 12.4).

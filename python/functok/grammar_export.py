@@ -1,7 +1,7 @@
 """The stream grammar (spec 7.1, 7.2) written out for guided-decoding engines.
 
     python -m functok.grammar_export           # write the files
-    python -m functok.grammar_export --check   # exit 1 if a file is stale (tests/test_grammar_export.py)
+    python -m functok.grammar_export --check   # exit 1 if a file is stale (tests/constrain/test_grammar_export.py)
 
 Three files say the same thing in three syntaxes: a regular expression (``stream.regex``, the
 syntax of Rust's ``regex`` crate that outlines-core, xgrammar and vLLM's guided regex read, and
@@ -28,7 +28,7 @@ out, on purpose:
 
 :class:`functok.constrain.Constraint` checks both, exactly (its ``mode="syntax"`` is what these
 files express). The argument ranges come from ``spec/opcodes.json`` (read from the repository
-when it is there, from :mod:`functok.opcodes` otherwise; ``tests/test_opcodes.py`` keeps the two
+when it is there, from :mod:`functok.opcodes` otherwise; ``tests/codec/test_opcodes.py`` keeps the two
 equal) and the code point classes from :mod:`functok.grammar`.
 """
 

@@ -10,7 +10,7 @@ The standard library's `re` has no `\\p{...}`, and its `\\s` follows the host's 
 version (and counts U+001C..U+001F as space). So this module writes every class as explicit
 code point ranges taken from the pinned tables in `functok._ucd`, and the contractions as
 explicit letter sets instead of re.IGNORECASE. The result yields exactly the pieces that the
-`regex` module yields with the spec's text (tests/test_split.py proves it on real and random
+`regex` module yields with the spec's text (tests/codec/test_splitting.py proves it on real and random
 text), with no dependency and no host Unicode data.
 
 Speed: in a `re` character class, code points above U+FFFF are a list of ranges searched one

@@ -13,7 +13,7 @@ spec/opcodes.json it makes:
 * js/src/tables.mjs from the text tables and spec/opcodes.json (js_tables.py);
 * python/functok/_opcodes.py, native/core/opcodes.h and js/src/opcodes.mjs (opcode_constants.py).
 
-Each file says in its first line that it is generated, by this script. tests/test_generated.py
+Each file says in its first line that it is generated, by this script. tests/docs/test_generated.py
 runs ``--out-dir`` into a temporary folder and compares every file.
 """
 

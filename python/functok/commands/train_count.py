@@ -12,7 +12,7 @@ drops what it saw fewer than ``min_count`` times, and sends its counts back; the
 rank order (:meth:`PretokenCounts.update`). Sums do not depend on the order, and training does
 not depend on the order of the keys (Hugging Face's trainer holds its words in a hash map; the
 alphabet and the fusion merges break ties by the text), so the trained file is the same, byte
-for byte, for every N (``tests/test_train_cli.py``). With ``min_count`` above 1 it is not:
+for byte, for every N (``tests/commands/test_train.py``). With ``min_count`` above 1 it is not:
 pruning is per shard, before the merge, which is what keeps each worker's memory to its own
 shard's frequent pre-tokens.
 

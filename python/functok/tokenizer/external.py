@@ -262,7 +262,7 @@ def tiktoken_model(ranks: Mapping[bytes, int]) -> TiktokenBPE:
 class CompiledTiktokenBPE(TiktokenBPE):
     """:class:`TiktokenBPE` with its merges in the C core (``functok._native.TiktokenMerger``,
     native/core/bpe.c): the same ids and the same ``KeyError`` for a byte that is not a token
-    (tests/test_native_tokenizer.py), in n log n where the pure port is quadratic."""
+    (tests/engine/test_greedy_encoder.py), in n log n where the pure port is quadratic."""
 
     def __init__(self, ranks: Mapping[bytes, int], merger=None) -> None:
         super().__init__(ranks)
@@ -297,7 +297,7 @@ def regex_pre_tokenizer(pattern: str) -> PreTokenizer:
 def gpt2_pattern() -> re.Pattern[str]:
     """GPT-2's pattern for the standard library's `re`, written as the llama3 splitter is
     (:mod:`functok.splitting`): classes from the pinned tables, so it yields the same pieces as
-    `regex` with :data:`PATTERNS` ``["gpt2"]`` (tests/test_bpe.py), about twice as fast and
+    `regex` with :data:`PATTERNS` ``["gpt2"]`` (tests/tokenizer/test_bpe.py), about twice as fast and
     without the `regex` dependency."""
     from .. import _ucd
     from ..splitting import bracket, complement, normalized, run_of, union

@@ -13,7 +13,7 @@ budgets and counts the held-out tokens:
   compact split row's training and adds the fusion merges at each budget);
 * **one training per variant**, at the largest budget, serves every budget: Hugging Face's
   ``BpeTrainer`` picks merges greedily, so the merges of a smaller budget are exactly a prefix of
-  a larger run's (measured in ``research/equal-budget/FINDINGS.md``, Q1; ``tests/test_budgets.py``
+  a larger run's (measured in ``research/equal-budget/FINDINGS.md``, Q1; ``tests/commands/test_compare_budgets.py``
   checks it). :func:`truncate` cuts the large run by the result token's id. A budget whose
   alphabet does not fit (more distinct characters than ``budget - 256``) is trained on its own,
   with the alphabet ``Tokenizer.train`` keeps, since there the prefix property does not hold;
