@@ -227,3 +227,16 @@ def test_every_allocation_of_the_c_core_goes_through_core_realloc():
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if libc.search(line)]
     assert not found, "the core calls libc's allocator directly:\n" + "\n".join(found)
+
+
+def test_no_test_file_imports_another():
+    """What tests share lives in tests/fixtures/ or a conftest.py, never in another test file:
+    importing one ran its module-level setup twice and tied the rooms together."""
+    offenders = []
+    for path in sorted((REPO / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([node.module or ""] if isinstance(node, ast.ImportFrom)
+                     else [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+            offenders += [f"{path.relative_to(REPO)}: {name}" for name in names
+                          if name.rsplit(".", 1)[-1].startswith("test_")]
+    assert offenders == []
