@@ -109,7 +109,7 @@ size_t piece_end(const uint32_t *s, size_t pos, size_t n, int max_digits);
 
 /* --- Spec 6: the encoder (encoding.c) ----------------------------------------------------- */
 
-/* An encoder configuration, as in js/src/encode.mjs: the features, the fold option and the
+/* An encoder configuration, as in js/src/encoding.mjs: the features, the fold option and the
  * case option of spec 6.6 in one integer. */
 enum {
     CFG_CASE = 1, CFG_MARKS = 2, CFG_REPEAT = 4,  /* the features */
