@@ -4,12 +4,12 @@
 // The first render needs only the codec, so this imports the codec's own modules; the package
 // entry (js/src/index.mjs, with the tokenizer) is imported after the first sample is shown.
 
-import { decode as decodeStream } from "../js/src/decode.mjs";
-import { encode, pieces, pretokens } from "../js/src/encode.mjs";
+import { decode as decodeStream } from "../js/src/decoding.mjs";
+import { encode, pieces, pretokens } from "../js/src/encoding.mjs";
 import { nfc } from "../js/src/normalize.mjs";
 import { decodeAnswer } from "./format.mjs";
 
-export { DEFAULT_PROFILE, PROFILES } from "../js/src/encode.mjs";
+export { DEFAULT_PROFILE, PROFILES } from "../js/src/encoding.mjs";
 export { SPEC_VERSION } from "../js/src/tables.mjs";
 
 /** Stream, pieces, pre-tokens and the round trip of one text, with the page's options. */

@@ -11,7 +11,7 @@
 // the N paired ratios (the steadier on a loaded machine); outputs must be identical. Without
 // FILEs: spec/SPEC.md, the Python sources and tests, the docs and js/src, concatenated.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -37,7 +37,9 @@ const corpus = args.length ? args.map((f) => [f, readFileSync(f, 'utf8')])
 const dir = mkdtempSync(join(tmpdir(), 'functok-against-'));
 try {
   execFileSync('sh', ['-c', `git -C "${REPO}" archive "${rev}" js/src | tar -x -C "${dir}"`]);
-  const load = async (root) => import(pathToFileURL(join(root, 'js/src/encode.mjs')).href);
+  // The encoder's module; a revision before the modules took the spec's section names has encode.mjs.
+  const encoderOf = (root) => ['encoding.mjs', 'encode.mjs'].map((name) => join(root, 'js/src', name)).find(existsSync);
+  const load = async (root) => import(pathToFileURL(encoderOf(root)).href);
   const sides = { [rev]: await load(dir), here: await load(REPO) };
   const ops = { encode: (m, t) => m.encode(t), pretokens: (m, t) => m.pretokens(t).join('\u0000') };
   for (const [name, text] of corpus) {

@@ -29,8 +29,8 @@ const SRC = join(REPO, 'js', 'src');
 const sha = (s) => createHash('sha256').update(s, 'utf8').digest('hex');
 
 async function child(files) {
-  const { encode, clearCaches } = await import(pathToFileURL(join(SRC, 'encode.mjs')));
-  const { decode } = await import(pathToFileURL(join(SRC, 'decode.mjs')));
+  const { encode, clearCaches } = await import(pathToFileURL(join(SRC, 'encoding.mjs')));
+  const { decode } = await import(pathToFileURL(join(SRC, 'decoding.mjs')));
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
     const mb = Buffer.byteLength(text) / 1e6;

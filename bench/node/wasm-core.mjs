@@ -27,8 +27,8 @@ const sha = (s) => createHash('sha256').update(s, 'utf8').digest('hex');
 async function load(side) {
   const t = performance.now();
   if (side === 'js') {
-    const { encode, clearCaches } = await import('../../js/src/encode.mjs');
-    const { decode } = await import('../../js/src/decode.mjs');
+    const { encode, clearCaches } = await import('../../js/src/encoding.mjs');
+    const { decode } = await import('../../js/src/decoding.mjs');
     return { encode, decode, clearCaches, loadMs: performance.now() - t };
   }
   const { loadCore } = await import('../../native/wasm/core.mjs');

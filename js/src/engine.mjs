@@ -29,9 +29,9 @@ import { BPE, TiktokenBPE, BYTE_TOKENS } from './tokenizer/bpe.mjs';
 import { loadHF as referenceLoadHF, loadTiktoken as referenceLoadTiktoken, PATTERNS } from './tokenizer/external.mjs';
 import { Vocabulary as ReferenceVocabulary } from './tokenizer/segment.mjs';
 import { configOf } from './options.mjs';
-import { digitsOf } from './split.mjs';
+import { digitsOf } from './splitting.mjs';
 import { firstSurrogate } from './text.mjs';
-import { DEFAULT_MAX_OUTPUT } from './decode.mjs';
+import { DEFAULT_MAX_OUTPUT } from './decoding.mjs';
 import { instantiate, WasmVocabulary, WasmTable, ALPHABET, CUT, RULE, FUSE, TOKEN } from './engine/wasm.mjs';
 
 export const ENGINES = Object.freeze(['wasm', 'reference']);

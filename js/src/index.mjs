@@ -7,7 +7,7 @@ export * from './codec.mjs';
 export { encode, decode, pretokens, split, engine, setEngine, engineInfo, ENGINES } from './engine.mjs';
 export { Tokenizer, loadHF, loadTiktoken, Vocabulary, DecodeStream } from './engine.mjs';
 export { Encoding } from './tokenizer/tokenizer.mjs';
-export { TokenizerFileError, FORMAT_VERSION as TOKENIZER_FORMAT_VERSION } from './tokenizer/file.mjs';
+export { TokenizerFileError, FORMAT_VERSION as TOKENIZER_FORMAT_VERSION } from './tokenizer/tokenizer_file.mjs';
 export { UnknownTokenIdError, ByteFallbackError, TokenFormatError } from './tokenizer/decoding.mjs';
 export { TokenVocabulary, SEGMENTATIONS, TIE_BREAKS } from './tokenizer/vocabulary.mjs';
 export { segment } from './tokenizer/segment.mjs';

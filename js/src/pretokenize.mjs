@@ -1,7 +1,7 @@
 // Pre-tokens (spec 9): the stream cut where BPE may not merge across. Each piece's encoding is
 // one pre-token (9.2, fuse "all"), or each instruction and then the base (9.1, fuse "none"), or a
 // piece with a group joins the pre-token before it (9.4, fuse "frequent": context chains).
-import { pieceEnd, digitsOf } from './split.mjs';
+import { pieceEnd, digitsOf } from './splitting.mjs';
 import { configOf, checkNormalize, normalized, foldsRepeats, DEFAULT_PROFILE } from './options.mjs';
 import { SPECIAL, specialMask, encodesToItself } from './piece.mjs';
 import { encodePiece, instructionCodes } from './serialize.mjs';

@@ -3,7 +3,7 @@
 import { OPCODES } from './tables.mjs';
 import { codePoints, fromCodePoints } from './text.mjs';
 import { nfcList } from './normalize.mjs';
-import { splitEnds, digitsOf } from './split.mjs';
+import { splitEnds, digitsOf } from './splitting.mjs';
 import { configOf, checkNormalize, checkText, DEFAULT_PROFILE } from './options.mjs';
 import { analysePiece } from './piece.mjs';
 import { ARGUMENT_FIRST as ARG, ESCAPE, GROUP_FIRST } from './opcodes.mjs';

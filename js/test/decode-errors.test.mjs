@@ -12,7 +12,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decode, encode, FormatError } from '../src/index.mjs';
-import { decodeWithErrors } from '../src/decode.mjs';
+import { decodeWithErrors } from '../src/decoding.mjs';
 import { firstError } from '../src/errors.mjs';
 import { prng, randomText, randomSoup } from './gen.mjs';
 import { PYTHON, NO_PYTHON, REPO } from './python.mjs';

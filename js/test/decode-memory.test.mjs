@@ -1,6 +1,6 @@
 // Memory of decode on hostile streams: the 12 hostile streams of
 // tests/codec/test_decoding_memory.py, with its bound, 4x (input + output), on both engines: the
-// reference (src/decode.mjs) and the wasm engine (src/engine.mjs's decode, the C core).
+// reference (src/decoding.mjs) and the wasm engine (src/engine.mjs's decode, the C core).
 //
 // What is measured: the peak of V8's used heap (with the external memory of typed arrays) during one decode call, above the heap just
 // before it (the stream is built and flattened first, so it is not counted), in a child node
@@ -21,7 +21,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
-import { decode as referenceDecode } from '../src/decode.mjs';
+import { decode as referenceDecode } from '../src/decoding.mjs';
 import { FormatError } from '../src/errors.mjs';
 import * as functok from '../src/index.mjs';
 import { HOSTILE, STOPS } from './hostile.mjs';

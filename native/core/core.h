@@ -102,14 +102,14 @@ static inline int nfc_stable(uint32_t cp) {
  * already, which most text is; -1 when memory runs out. */
 int nfc(const uint32_t *in, size_t n, cpbuf *out);
 
-/* --- Spec 5: the splitters (split.c) ------------------------------------------------------ */
+/* --- Spec 5: the splitters (splitting.c) -------------------------------------------------- */
 
 /* The end of the piece that starts at pos < n. max_digits is 3 (llama3) or 1 (paper). */
 size_t piece_end(const uint32_t *s, size_t pos, size_t n, int max_digits);
 
-/* --- Spec 6: the encoder (encode.c) ------------------------------------------------------- */
+/* --- Spec 6: the encoder (encoding.c) ----------------------------------------------------- */
 
-/* An encoder configuration, as in js/src/encode.mjs: the features, the fold option and the
+/* An encoder configuration, as in js/src/encoding.mjs: the features, the fold option and the
  * case option of spec 6.6 in one integer. */
 enum {
     CFG_CASE = 1, CFG_MARKS = 2, CFG_REPEAT = 4,  /* the features */
@@ -179,7 +179,7 @@ int pretokens(const uint32_t *text, size_t n, int max_digits, int cfg, int fuse,
 int stream_spans(const uint32_t *text, size_t n, int normalize, int max_digits, int cfg, offsets *starts,
                  offsets *ends);
 
-/* --- Spec 7 and 8: the decoder (decode.c) --------------------------------------------------- */
+/* --- Spec 7 and 8: the decoder (decoding.c) ------------------------------------------------- */
 
 /* The error kinds of spec 8.1, in the order of spec/opcodes.json; 0 is no error. */
 enum {

@@ -1,5 +1,5 @@
 /* Spec 14.6: ids to text, the fast road. The ids are read left to right into streams cut at
- * special tokens, byte tokens joined into UTF-8, and each stream decoded by decode.c (spec 7).
+ * special tokens, byte tokens joined into UTF-8, and each stream decoded by decoding.c (spec 7).
  *
  * This road takes every list of ids that decodes without a question: where an id is unknown, a
  * run of byte tokens is not valid UTF-8, or a strict decoder meets a format error, it stops and

@@ -1,4 +1,4 @@
-/* Fuzz target (seeds: byte+text): the decoder (spec 7 and 8, decode.c), strict and lenient, on any
+/* Fuzz target (seeds: byte+text): the decoder (spec 7 and 8, decoding.c), strict and lenient, on any
  * stream (surrogates too: decode takes any str). The first byte's low 3 bits choose max_output
  * (0, 1, 3, 10, 255, 1000, 65536 or 2**26); the rest is the stream. Invariants checked:
  * - lenient decoding (8.3) never reports an error;

@@ -1,4 +1,4 @@
-/* Fuzz target (seeds: byte+text): the encoder (spec 6, encode.c) under every configuration: the
+/* Fuzz target (seeds: byte+text): the encoder (spec 6, encoding.c) under every configuration: the
  * first byte is the configuration (fuzz_read_config), the rest the text. Invariants checked,
  * piece by piece of the splitter's pieces:
  * - a piece that piece_changes calls unchanged encodes to itself (the fast check is sound);

@@ -1,4 +1,4 @@
-/* Fuzz target (seeds: text): the splitters (spec 5, split.c), llama3 (max_digits 3) and paper (1),
+/* Fuzz target (seeds: text): the splitters (spec 5, splitting.c), llama3 (max_digits 3) and paper (1),
  * on the text as it comes (surrogates too: split takes any str) and on its NFC. Invariants checked:
  * the pieces cover the text, each non-empty and in order; a piece that starts with a number is 1 to
  * max_digits numbers; a letter piece is letters only; a code point after a line break in a piece

@@ -20,7 +20,7 @@ const root = join(here, '..', '..');
 export const WASM_PATH = join(here, 'build', 'functok-core.wasm');
 
 // The core's files (native/core/; the CPython binding, native/python/, stays out).
-export const CORE_SOURCES = ['cpbuf', 'ucd', 'normalize', 'split', 'encode', 'pretokens', 'decode', 'bpe', 'vocab',
+export const CORE_SOURCES = ['cpbuf', 'ucd', 'normalize', 'splitting', 'encoding', 'pretokens', 'decoding', 'bpe', 'vocab',
   'tokenizer', 'segment', 'detokenize']
   .map((name) => join(root, 'native', 'core', `${name}.c`));
 const EXPORTS = ['malloc', 'free', 'realloc', 'fk_init', 'fk_answer', 'fk_answer_free', 'fk_encode', 'fk_pretokens', 'fk_split', 'fk_decode',

@@ -11,7 +11,7 @@ have larger offsets). Memory stays proportional to the input plus the output: in
 read one at a time, and a text is split into slots only for its first 256.
 
 This module is the reference and knows nothing of engines: :func:`functok.decode` is
-:mod:`functok.engine`'s, which runs the C core's decoder (``native/core/decode.c``) or, on the pure
+:mod:`functok.engine`'s, which runs the C core's decoder (``native/core/decoding.c``) or, on the pure
 engine, this one behind the group cache of :mod:`functok.decoding_cache`; both give this module's
 text or its error (kind, offset and message).
 """

@@ -133,7 +133,7 @@ def _core_engine(name: str, core: Any) -> Engine:
     @functools.wraps(reference_decode.decode)
     def decode(stream: str, *, errors: str = "strict", max_output: int = DEFAULT_MAX_OUTPUT) -> str:
         max_output = check_decode_arguments(stream, errors, max_output)
-        return core.decode(stream, errors == "strict", max_output)  # native/core/decode.c
+        return core.decode(stream, errors == "strict", max_output)  # native/core/decoding.c
 
     def greedy_encoder(bpe: Any, pre_tokenizer: Any):
         if bpe.prefix or bpe.suffix or bpe.unk_token or bpe.ignore_merges:

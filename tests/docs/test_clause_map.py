@@ -28,7 +28,7 @@ NATIVE = REPO / "native" / "core"
 JS = REPO / "js" / "src"
 VECTORS = REPO / "conformance" / "vectors"
 
-# A row: | [7.1](spec/SPEC.md#decode-groups) | `functok.grammar.GROUP` | `decode.c:read_text` | ... |
+# A row: | [7.1](spec/SPEC.md#decode-groups) | `functok.grammar.GROUP` | `decoding.c:read_text` | ... |
 ROW = re.compile(r"^\| \[(?P<label>[^\]]+)\]\(spec/SPEC\.md#(?P<anchor>[a-z0-9-]+)\) \|(?P<cells>.*)\|\s*$", re.M)
 CODE = re.compile(r"`([^`]+)`")
 NONE = "—"  # a cell that names nothing: that implementation has no code of its own for the clause
@@ -279,7 +279,7 @@ def title(text: str) -> str:
 def test_headers_are_found_and_cite_clauses():
     """The parsing above finds what it should: if it found nothing, every check below would pass."""
     cited = {path.name: cited_clauses(header(path)) for path in HEADER_FILES}
-    assert cited["decode.c"][:3] == ["7", "8", "7.1"], cited["decode.c"]
+    assert cited["decoding.c"][:3] == ["7", "8", "7.1"], cited["decoding.c"]
     assert cited["splitting.py"] == ["5"] and cited["bpe.c"][0] == "14.5", (cited["splitting.py"], cited["bpe.c"])
     assert sum(map(len, cited.values())) > 100
 

@@ -1,4 +1,4 @@
-"""Every engine's decoder (the C core's native/core/decode.c, the pure engine's functok/decoding_cache.py)
+"""Every engine's decoder (the C core's native/core/decoding.c, the pure engine's functok/decoding_cache.py)
 against the pure-Python reference (functok/decoding.py): the same text, or the same error (type,
 kind, offset and message), strict and lenient, for many values of max_output; and
 Tokenizer.decode, whose streams it decodes, with the same error and id index. The ``engine``

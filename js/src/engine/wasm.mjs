@@ -11,9 +11,9 @@
 // engine's own buffers and caches are bounded (engine.c).
 import { FormatError } from '../errors.mjs';
 import { configOf, checkNormalize, checkText, DEFAULT_PROFILE } from '../options.mjs';
-import { digitsOf } from '../split.mjs';
+import { digitsOf } from '../splitting.mjs';
 import { fuseMode } from '../pretokenize.mjs';
-import { checkOptions as checkDecodeOptions, decode as referenceDecode, DEFAULT_MAX_OUTPUT } from '../decode.mjs';
+import { checkOptions as checkDecodeOptions, decode as referenceDecode, DEFAULT_MAX_OUTPUT } from '../decoding.mjs';
 
 // glue.h's return codes and input encodings, core.h's fuse modes, engine.c's enums.
 export const OK = 0, NO_MEMORY = -1, SURROGATE = -2, REPLACEMENT = -3, DECODE_ERROR = -4, ASK_REFERENCE = -5;

@@ -1,7 +1,7 @@
 // The second step of the tokenizer's encode path (after special_tokens.mjs): the codec's
 // pre-tokens (spec 9) of each stretch under the file's `fuse`
 // (python/functok/tokenizer/codec_pretokenizer.py).
-import { pretokens as codecPretokens } from '../encode.mjs';
+import { pretokens as codecPretokens } from '../encoding.mjs';
 
 /**
  * The codec's pre-tokens of text under `fuse`: "none", each instruction its own pre-token and

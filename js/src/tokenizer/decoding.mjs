@@ -1,7 +1,7 @@
 // Token ids back to text (spec 14.6): ids -> the stream -> decode (spec 7), with the first
 // error in id order: an unknown id, byte-fallback ids that are not UTF-8, or the stream's first
 // error (spec 8.2) attributed to the id holding its code point.
-import { decode as decodeStream } from '../decode.mjs';
+import { decode as decodeStream } from '../decoding.mjs';
 import { FormatError } from '../errors.mjs';
 import { BYTE_TOKENS } from './bpe.mjs';
 

@@ -7,10 +7,10 @@
 // for anything else pass `preTokenizer`.
 import { BPE, TiktokenBPE } from './bpe.mjs';
 import { TokenVocabulary, CHARACTERS, UTF8_BYTES } from './vocabulary.mjs';
-import { Checker, MAX_DEPTH, TokenizerFileError, checkBpe, decodeUtf8, describe, field, parseJson } from './file.mjs';
+import { Checker, MAX_DEPTH, TokenizerFileError, checkBpe, decodeUtf8, describe, field, parseJson } from './tokenizer_file.mjs';
 import { firstSurrogate } from '../text.mjs';
 import { gpt2Split, byteLevel } from './gpt2.mjs';
-import { split } from '../split.mjs';
+import { split } from '../splitting.mjs';
 import { nfc } from '../normalize.mjs';
 
 /** The Split patterns recognized by text (as tokenizer.json writes them), run by the pinned splitters. */

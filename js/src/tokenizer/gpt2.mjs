@@ -3,7 +3,7 @@
 //   's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
 // (as Python's functok.tokenizer.external.gpt2_pattern).
 import { CLS_W } from '../ucd.mjs';
-import { classAt, runOf } from '../split.mjs';
+import { classAt, runOf } from '../splitting.mjs';
 
 /** The end of GPT-2's piece that starts at `pos` < n. */
 function gpt2PieceEnd(s, pos, n) {

@@ -8,7 +8,7 @@
 // DecodeStream also releases a unit's slots early when no repeat can change them; the text is
 // the same, the chunks can be larger here.) The output limit (spec 7.8) counts what earlier
 // units produced: each unit is decoded with the limit less the code points already output.
-import { decode as decodeStream, DEFAULT_MAX_OUTPUT } from '../decode.mjs';
+import { decode as decodeStream, DEFAULT_MAX_OUTPUT } from '../decoding.mjs';
 import { FormatError } from '../errors.mjs';
 import { ESCAPE, GROUP_FIRST, GROUP_LAST } from '../opcodes.mjs';
 import { utf8Decode, UnknownTokenIdError, ByteFallbackError, TokenFormatError } from './decoding.mjs';

@@ -3,8 +3,8 @@
 // JSON path, saying what was expected there. Also the checks of a tokenizer.json's BPE model,
 // shared with external.mjs.
 import { SPEC_VERSION } from '../tables.mjs';
-import { PROFILES, DEFAULT_PROFILE, FUSE_MODES } from '../encode.mjs';
-import { SPLITTERS } from '../split.mjs';
+import { PROFILES, DEFAULT_PROFILE, FUSE_MODES } from '../encoding.mjs';
+import { SPLITTERS } from '../splitting.mjs';
 import { BYTE_TOKENS } from './bpe.mjs';
 
 export const FORMAT_VERSION = 1;

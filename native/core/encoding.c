@@ -1,5 +1,5 @@
 /* Spec 6: the encoder, one piece at a time: fold (6.1), marks and case (6.2), escape (6.3) and
- * the group in canonical order (6.4), as js/src/encode.mjs does it. */
+ * the group in canonical order (6.4), as js/src/encoding.mjs does it. */
 #include "core.h"
 #include "opcodes.h"
 

@@ -1,5 +1,5 @@
 /* Spec 7 and 8: the decoder, over code points, as functok/decoding.py (the reference) defines it and
- * as js/src/decode.mjs does it, in one pass: the text before the first group, then each group with
+ * as js/src/decoding.mjs does it, in one pass: the text before the first group, then each group with
  * the text after it (7.1).
  *
  * A group's text is written to the output first; the group is then parsed (7.2) and its case

@@ -1,9 +1,9 @@
 // The encoder (spec 6): text -> NFC -> pieces -> fold, marks and case -> group + base, in one scan
 // of the whole text. The steps are their own modules: options.mjs (6.6), piece.mjs (6.1 to 6.4),
 // serialize.mjs (6.3 to 6.5: escapes, instructions, `pieces`) and pretokenize.mjs (9); this
-// module re-exports their public names, so that `encode.mjs` is the encoder's one entry.
+// module re-exports their public names, so that `encoding.mjs` is the encoder's one entry.
 import { nfc, clearSpanCache } from './normalize.mjs';
-import { pieceEnd, digitsOf } from './split.mjs';
+import { pieceEnd, digitsOf } from './splitting.mjs';
 import { configOf, checkNormalize, checkText, foldsRepeats, DEFAULT_PROFILE } from './options.mjs';
 import { SPECIAL, specialMask, encodesToItself } from './piece.mjs';
 import { encodePiece } from './serialize.mjs';

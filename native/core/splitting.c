@@ -1,5 +1,5 @@
 /* Spec 5: the llama3 and paper splitters, matched by hand over the pinned classes of 3.2
- * (leftmost-first alternatives, greedy, with the one give-back of 5.3), as js/src/split.mjs
+ * (leftmost-first alternatives, greedy, with the one give-back of 5.3), as js/src/splitting.mjs
  * does; a code point a str may hold but no class has (a lone surrogate) is OTHER. */
 #include "core.h"
 
