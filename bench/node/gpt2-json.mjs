@@ -2,7 +2,7 @@
 // that read tokenizer.json: @huggingface/tokenizers, and functok's loadHF). Each token of two
 // or more bytes is the merge of the two parts that byte-pair merging with the lower ranks leaves
 // (the usual tiktoken-to-tokenizer.json conversion); the ids are the ranks.
-import { readTiktokenRanks } from '../../js/src/tokenizer/external.mjs';
+import { readTiktokenRanks } from '../../js/src/tokenizer/file_reader.mjs';
 import { BYTE_TO_CHAR } from '../../js/src/tokenizer/gpt2.mjs';
 
 const spell = (bytes) => { let s = ''; for (let k = 0; k < bytes.length; k++) s += BYTE_TO_CHAR[bytes.charCodeAt(k)]; return s; };

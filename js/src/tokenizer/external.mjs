@@ -7,7 +7,9 @@
 // for anything else pass `preTokenizer`.
 import { BPE, TiktokenBPE } from './bpe.mjs';
 import { TokenVocabulary, CHARACTERS, UTF8_BYTES } from './vocabulary.mjs';
-import { Checker, MAX_DEPTH, TokenizerFileError, checkBpe, decodeUtf8, describe, field, parseJson } from './tokenizer_file.mjs';
+import { checkBpe } from './bpe_model.mjs';
+import { MAX_DEPTH, decodeUtf8, parseJson, readTiktokenRanks } from './file_reader.mjs';
+import { Checker, TokenizerFileError, describe, field, isObject } from './json_checks.mjs';
 import { firstSurrogate } from '../text.mjs';
 import { gpt2Split, byteLevel } from './gpt2.mjs';
 import { split } from '../splitting.mjs';
@@ -32,7 +34,6 @@ function splitterOf(pattern) {
 const unsupported = (file, where, what) => new TokenizerFileError(file, where,
   `${what} is not one this loader runs (ByteLevel, Split with the GPT-2 or llama3 pattern, Metaspace, Sequence; normalizers NFC, Prepend, Replace): pass preTokenizer`);
 
-const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isBool = (v) => typeof v === 'boolean';
 /** A string `tokenizers` can read: no lone surrogate (serde_json refuses one in any string). */
 const isText = (v) => typeof v === 'string' && firstSurrogate(v) < 0;
@@ -190,55 +191,6 @@ export function loadHF(source, { preTokenizer = null, name = 'tokenizer.json' } 
     name, tokens: checked.vocab, specialTokens: checked.specialTokens, model: bpe, preTokenizer: pre,
     symbols: mentionsByteLevel([data.pre_tokenizer, data.decoder]) ? { ...CHARACTERS, alphabet: 'byte-level' } : CHARACTERS,
   });
-}
-
-// A rank file's line (spec 14.8): a padded base64 token (RFC 4648 section 4) and a rank of at most
-// 10 ASCII digits, below 2**32, separated and surrounded by ASCII spaces, tabs, VT or FF only.
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/;
-const FIELD_SPACE = /[ \t\v\f]+/;
-const LINE = '"<base64 token> <rank>"';
-const MAX_RANK = 2 ** 32;
-
-/**
- * tiktoken ranks: the text (or bytes) of a rank file, one `base64(token) rank` per line, or
- * js-tiktoken's packed ranks object ({ bpe_ranks, special_tokens, pat_str }, as in
- * js-tiktoken/ranks/gpt2). Returns Map byte string -> rank; refuses a file without all 256 bytes.
- */
-export function readTiktokenRanks(source, name = 'ranks') {
-  const ranks = new Map(), lineOfRank = new Map();
-  const add = (b64, rank, where) => {
-    if (!BASE64.test(b64)) throw new TokenizerFileError(name, where, `expected ${LINE}, but the token is not base64`);
-    const token = atob(b64);
-    if (ranks.has(token)) throw new TokenizerFileError(name, where, `expected each token once, got ${JSON.stringify(b64)} again`);
-    if (lineOfRank.has(rank)) throw new TokenizerFileError(name, where, `expected a unique rank, got ${rank}, the rank of ${lineOfRank.get(rank)}`);
-    ranks.set(token, rank); lineOfRank.set(rank, where);
-  };
-  if (source !== null && typeof source === 'object' && typeof source.bpe_ranks === 'string') {
-    for (const line of source.bpe_ranks.split('\n')) {
-      if (!line) continue;
-      const [, offset, ...tokens] = line.split(' ');
-      tokens.forEach((t, k) => add(t, Number(offset) + k, 'bpe_ranks'));
-    }
-  } else {
-    // bytes as Latin-1: a byte that is not ASCII is a character no field may hold, as in Python
-    const text = typeof source === 'string' ? source : Array.from(source, (b) => String.fromCharCode(b)).join('');
-    text.split(/\r\n|\r|\n/).forEach((line, k) => {
-      const where = `line ${k + 1}`;
-      const parts = line.split(FIELD_SPACE).filter((x) => x !== '');
-      if (parts.length === 0) return;
-      if (parts.length !== 2) throw new TokenizerFileError(name, where, `expected ${LINE}, got ${parts.length} field${parts.length === 1 ? '' : 's'}`);
-      if (!BASE64.test(parts[0])) throw new TokenizerFileError(name, where, `expected ${LINE}, but the token is not base64`);
-      if (!/^[0-9]{1,10}$/.test(parts[1]) || Number(parts[1]) >= MAX_RANK) {
-        throw new TokenizerFileError(name, where, `expected a rank from 0 to ${MAX_RANK - 1}, got ${JSON.stringify(parts[1].slice(0, 40))}`);
-      }
-      add(parts[0], Number(parts[1]), where);
-    });
-  }
-  if (ranks.size === 0) throw new TokenizerFileError(name, null, `expected lines ${LINE}, got an empty file`);
-  for (let b = 0; b < 256; b++) {
-    if (!ranks.has(String.fromCharCode(b))) throw new TokenizerFileError(name, null, `expected a rank for each of the 256 single bytes, but byte 0x${b.toString(16).toUpperCase().padStart(2, '0')} has none`);
-  }
-  return ranks;
 }
 
 /**

@@ -3,7 +3,8 @@
 // (spec 10). Decode: ids -> the stream -> decode (spec 7).
 import { SPEC_VERSION } from '../tables.mjs';
 import { BPE } from './bpe.mjs';
-import { FORMAT_VERSION, ALPHABET, checkHeader, checkFunctokModel, decodeUtf8, fileParts, parseJson, readBytes } from './tokenizer_file.mjs';
+import { decodeUtf8, parseJson, readBytes } from './file_reader.mjs';
+import { FORMAT_VERSION, ALPHABET, checkHeader, checkFunctokModel, fileParts } from './tokenizer_file.mjs';
 import { SpecialTokens } from './special_tokens.mjs';
 import { codecPreTokenizer } from './codec_pretokenizer.mjs';
 import { TokenVocabulary, checkMode } from './vocabulary.mjs';
