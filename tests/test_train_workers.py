@@ -15,6 +15,7 @@ pytest.importorskip("tokenizers")
 
 from functok.cli import main  # noqa: E402
 from functok.commands.train_count import _merge_in_rank_order, count_corpus  # noqa: E402
+import functok.tokenizer.train as training  # noqa: E402
 from functok.tokenizer.train import CountOptions, count_texts  # noqa: E402
 
 OPTIONS = CountOptions(normalize="nfc", splitter="llama3", fuse="frequent", profile="compact")
@@ -63,6 +64,20 @@ def test_counts_from_worker_processes_equal_one_process():
     three = count_corpus(iter(texts()), OPTIONS, workers=3)
     assert one.chains  # the texts have chains, so that the merge of chains is tested too
     assert as_dicts(three) == as_dicts(one)
+    if training.native is not None:  # the workers' counts came back, and were added up, in flat form
+        assert isinstance(three, training.PackedPretokenCounts)
+
+
+@pytest.mark.parametrize("min_count", [1, 3])
+def test_without_the_c_core_workers_count_and_merge_dicts(monkeypatch, min_count):
+    """FUNCTOK_PURE=1 (the workers are new processes: they read it) and no core here: the pure
+    path's dicts, the same counts as the C core's flat ones."""
+    flat = count_corpus(iter(texts()), OPTIONS, workers=2, min_count=min_count)
+    monkeypatch.setenv("FUNCTOK_PURE", "1")
+    monkeypatch.setattr(training, "native", None)
+    pure = count_corpus(iter(texts()), OPTIONS, workers=2, min_count=min_count)
+    assert isinstance(pure, training.PretokenCounts)
+    assert as_dicts(pure) == as_dicts(flat)
 
 
 @given(st.lists(st.sampled_from(WORDS + ["A", "b", "É", "\u0301"]), max_size=40).map(" ".join).map(lambda t: [t]),
@@ -76,12 +91,13 @@ def test_shards_merged_in_rank_order_equal_one_count(first, shards, more):
     assert as_dicts(merged) == as_dicts(count_texts(iter(all_texts), OPTIONS))
 
 
-def test_min_count_prunes_each_shard_before_the_merge():
+@pytest.mark.parametrize("workers", [1, 2])
+def test_min_count_prunes_each_shard_before_the_merge(workers):
     all_texts = texts()
-    got = count_corpus(iter(all_texts), OPTIONS, workers=2, min_count=3)
+    got = count_corpus(iter(all_texts), OPTIONS, workers=workers, min_count=3)
     want_words, want_chains = Counter(), Counter()
-    for rank in range(2):
-        shard = count_texts(iter(all_texts[rank::2]), OPTIONS)
+    for rank in range(workers):
+        shard = count_texts(iter(all_texts[rank::workers]), OPTIONS)
         want_words.update({w: n for w, n in shard.words.items() if n >= 3})
         want_chains.update({c: n for c, n in shard.chains.items() if n >= 3})
     assert as_dicts(got) == (dict(want_words), dict(want_chains))

@@ -49,9 +49,9 @@ from .fusion import ChainCounter, ChainTable, add_fusion_merges
 from .memory import release_freed_memory
 
 __all__ = ["CountOptions", "Corpus", "DEFAULT_FUSE", "DEFAULT_PROFILE", "MAX_MIN_FREQUENCY", "MAX_TRAINING_PRETOKEN",
-           "MAX_VOCAB_SIZE", "PackedCounts", "PackedPretokenCounts", "PretokenCounts", "SpilledCounts", "bounded_chains", "bounded_counts", "check_training_options",
-           "count_texts", "count_texts_packed", "train_bpe",
-           "train_counts", "with_byte_tokens"]
+           "MAX_VOCAB_SIZE", "PackedCounts", "PackedPretokenCounts", "PretokenCounts", "SpilledCounts", "add_up_counts",
+           "bounded_chains", "bounded_counts", "check_training_options", "count_texts", "count_texts_packed",
+           "train_bpe", "train_counts", "with_byte_tokens"]
 
 Corpus = str | os.PathLike | Sequence[str | os.PathLike] | Iterable[str]
 """A path, a list/tuple of paths (read as UTF-8), or any other iterable of texts. ``train_bpe``
@@ -335,15 +335,54 @@ class PackedPretokenCounts:
         return words, chains
 
 
-def count_texts_packed(texts: Iterable[str], options: CountOptions) -> PretokenCounts | PackedPretokenCounts:
-    """:func:`count_texts`, in flat form where the C core counts (else as :func:`count_texts`)."""
+def count_texts_packed(texts: Iterable[str], options: CountOptions, *, min_count: int = 1
+                       ) -> PretokenCounts | PackedPretokenCounts:
+    """:func:`count_texts`, without what was counted fewer than ``min_count`` times, in flat form
+    where the C core counts (else as :func:`count_texts` and :meth:`PretokenCounts.pruned`)."""
     if native is None:
-        return count_texts(texts, options)
+        return count_texts(texts, options).pruned(min_count)
     frequent = options.fuse == "frequent"
     arguments = native_arguments("", normalize=options.normalize, splitter=options.splitter,
                                  profile=options.profile)[1:]
-    words, chains = native.count_pretokens_packed(texts, *arguments, FUSE_MODES.index("none" if frequent else
-                                                                                      options.fuse), frequent)
+    fuse = FUSE_MODES.index("none" if frequent else options.fuse)
+    return _from_core(native.count_pretokens_packed(texts, *arguments, fuse, frequent, max(1, min_count)), options)
+
+
+def add_up_counts(shards: Iterable[PretokenCounts | PackedPretokenCounts]) -> PretokenCounts | PackedPretokenCounts:
+    """The sum of shards' counts, added in the order given (keys in the order first seen, shard
+    after shard), each shard freed once added. Flat shards (the C core's) are added in the C core,
+    with no Python object per pre-token or chain; ValueError where the shards' options differ."""
+    shards = iter(shards)
+    first = next(shards, None)
+    if first is None:
+        raise ValueError("no counts to add up")
+    options = first.options
+
+    def same_options(shard):
+        if shard.options != options:
+            raise ValueError(f"cannot add counts made with {shard.options} to counts made with {options}")
+        return shard
+
+    if isinstance(first, PretokenCounts):
+        for shard in shards:
+            first.update(same_options(shard))
+        return first
+    frequent = first.chains is not None
+
+    def flat(shard):  # each shard's words and chains as the C core's merge reads them, then let go
+        words, table = same_options(shard).take()
+        chains = None if table is None else (table.segments, table.chain_segments, table.chain_starts, table.counts)
+        return (words.separator, words.data, words.counts), chains
+
+    def flat_shards():
+        yield flat(first)
+        yield from map(flat, shards)
+
+    return _from_core(native.merge_packed_counts(flat_shards(), frequent), options)
+
+
+def _from_core(packed: tuple, options: CountOptions) -> PackedPretokenCounts:
+    words, chains = packed
     return PackedPretokenCounts(PackedCounts.from_core(*words), None if chains is None else ChainTable.from_core(*chains),
                                 options)
 
