@@ -51,6 +51,7 @@ from .memory import release_freed_memory
 __all__ = ["CountOptions", "Corpus", "DEFAULT_FUSE", "DEFAULT_PROFILE", "MAX_MIN_FREQUENCY", "MAX_TRAINING_PRETOKEN",
            "MAX_VOCAB_SIZE", "PackedCounts", "PackedPretokenCounts", "PretokenCounts", "SpilledCounts", "add_up_counts",
            "bounded_chains", "bounded_counts", "check_training_options", "count_texts", "count_texts_packed",
+           "counts_in_core",
            "train_bpe", "train_counts", "with_byte_tokens"]
 
 Corpus = str | os.PathLike | Sequence[str | os.PathLike] | Iterable[str]
@@ -348,6 +349,11 @@ def count_texts_packed(texts: Iterable[str], options: CountOptions, *, min_count
     return _from_core(native.count_pretokens_packed(texts, *arguments, fuse, frequent, max(1, min_count)), options)
 
 
+def counts_in_core() -> bool:
+    """Whether the C core counts (and adds up) pre-tokens here, in flat form."""
+    return native is not None
+
+
 def add_up_counts(shards: Iterable[PretokenCounts | PackedPretokenCounts]) -> PretokenCounts | PackedPretokenCounts:
     """The sum of shards' counts, added in the order given (keys in the order first seen, shard
     after shard), each shard freed once added. Flat shards (the C core's) are added in the C core,
@@ -366,6 +372,9 @@ def add_up_counts(shards: Iterable[PretokenCounts | PackedPretokenCounts]) -> Pr
     if isinstance(first, PretokenCounts):
         for shard in shards:
             first.update(same_options(shard))
+        if max(first.words.values(), default=0) > MAX_MIN_FREQUENCY or (
+                first.chains and max(first.chains.values()) > MAX_MIN_FREQUENCY):
+            raise OverflowError("a count passes 2**64 - 1 in the merge")  # as the C core's merge says
         return first
     frequent = first.chains is not None
 
