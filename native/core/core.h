@@ -432,6 +432,9 @@ int counter_index(counter *c, const uint32_t *key, size_t n, const size_t *cuts,
 /* What the functions below return besides 0 and -1 (out of memory): packed input that is not
  * well formed, and a count that would pass 2^64 - 1 (counts are uint64, as the trainer's are). */
 enum { COUNT_INVALID = -2, COUNT_OVERFLOW = -3 };
+/* Room in the hash table for `more` keys beyond those counted, so that adding them rehashes nothing
+ * (a table rebuilt as it doubles reads every entry again, at a cache miss each). */
+int counter_reserve(counter *c, size_t more);
 /* Counts key[0:n] `count` (> 0) more times (cuts as counter_add's). */
 int counter_add_count(counter *c, const uint32_t *key, size_t n, const size_t *cuts, size_t ncuts, uint64_t count);
 /* Drops the keys counted fewer than min_count times (functok train --min-count), the others kept in

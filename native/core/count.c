@@ -39,8 +39,7 @@ static uint64_t hash_of(uint64_t seed, const uint32_t *key, size_t n) {
  * half full. */
 static uint64_t slot_of(uint64_t hash, size_t entry) { return (hash >> 32) << 32 | (uint64_t)(entry + 1); }
 
-static int grow_slots(counter *c) {
-    size_t size = c->slot_count ? c->slot_count * 2 : 1024;
+static int slots_of_size(counter *c, size_t size) {
     if (size > SIZE_MAX / sizeof *c->slots) return -1;
     uint64_t *slots = core_calloc(size, sizeof *slots);
     if (!slots) return -1;
@@ -53,6 +52,15 @@ static int grow_slots(counter *c) {
     c->slots = slots;
     c->slot_count = size;
     return 0;
+}
+
+static int grow_slots(counter *c) { return slots_of_size(c, c->slot_count ? c->slot_count * 2 : 1024); }
+
+int counter_reserve(counter *c, size_t more) {
+    if (more > SIZE_MAX / 4 - c->len) return -1;
+    size_t size = c->slot_count ? c->slot_count : 1024;
+    while (2 * (c->len + more + 1) > size) size *= 2;
+    return size == c->slot_count ? 0 : slots_of_size(c, size);
 }
 
 /* A key is its code points: a chain's segments follow from them (spec 2.2: an instruction's
@@ -220,6 +228,7 @@ static int utf8_next(const uint8_t *s, size_t n, uint32_t *cp, size_t *len) {
 int counter_add_packed(counter *c, const uint8_t *data, size_t n, uint32_t separator, const uint64_t *counts,
                        size_t ncounts) {
     if (!ncounts) return n ? COUNT_INVALID : 0;
+    if (counter_reserve(c, ncounts)) return -1; /* one table for the whole shard: no rehash on the way */
     cpbuf key;
     cpbuf_init(&key);
     size_t next = 0; /* the key being read */
@@ -245,6 +254,7 @@ int counter_add_chains(counter *c, const uint32_t *text, const size_t *segment_e
                        const int32_t *chain_segments, size_t nlinks, const int64_t *chain_starts,
                        const uint64_t *counts, size_t nchains) {
     if (chain_starts[0] != 0 || (uint64_t)chain_starts[nchains] != nlinks) return COUNT_INVALID;
+    if (counter_reserve(c, nchains)) return -1; /* one table for the whole shard: no rehash on the way */
     cpbuf key;
     offsets cuts;
     cpbuf_init(&key);
