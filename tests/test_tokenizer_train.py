@@ -201,7 +201,8 @@ def _times(runs: list, n: int) -> Counter:
 
 # --- The counts wait in a temporary file while the trainer runs -----------------------------
 
-SPILL_TEXTS = ["The Cat sat. THE CAT SAT! the cat's mat", "def f(x):\n    return x * 22\n", "Straße STRASSE ΑΒΓ αβγ"] * 5
+SPILL_TEXTS = ["The Cat sat. THE CAT SAT! the cat's mat", "def f(x):\n    return x * 22\n",
+               "Straße STRASSE ΑΒΓ αβγ"] * 5
 
 
 def _fds_into(folder: Path) -> list[str]:

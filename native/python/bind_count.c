@@ -397,7 +397,8 @@ PyMethodDef count_methods[] = {
      "into chains. Keys in the order first seen."},
     {"count_pretokens_packed", native_count_pretokens_packed, METH_VARARGS,
      "count_pretokens_packed(texts, max_digits, cfg, normalize, fuse, with_chains, min_count=1) -> "
-     "(words, chains): count_pretokens's counts, without those counted fewer than min_count times, in flat form, with no Python object per key: words is (separator, UTF-8 "
+     "(words, chains): count_pretokens's counts, without those counted fewer than min_count times, in flat form, "
+     "with no Python object per key: words is (separator, UTF-8 "
      "of the pre-tokens joined by it, their counts as uint64 bytes, the longest's length, the distinct "
      "characters), chains (with_chains; else None) is (the distinct segments in the order first seen, "
      "each chain's segment indices as int32 bytes, the chains' starts in them as int64 bytes, their "

@@ -23,7 +23,8 @@ each worker's memory to its own shard's frequent pre-tokens.
 counts and ids, no Python object per pre-token or chain), so counting holds about the C table's
 size, pruned or not, with any number of workers. A worker holds its shard's distinct pre-tokens
 and chains; the caller, the merged counts (the corpus's distinct pre-tokens, whatever its size:
-docs/corpus.md measures it) and one shard's at a time while adding it. At most :data:`QUEUE_TEXTS` texts wait for each worker.
+docs/corpus.md measures it) and one shard's at a time while adding it. At most :data:`QUEUE_TEXTS`
+texts wait for each worker.
 """
 
 from __future__ import annotations

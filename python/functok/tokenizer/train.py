@@ -501,7 +501,8 @@ def _runs(chain: tuple[str, ...], limit: int) -> Iterator[tuple[str, ...]]:
         yield tuple(run)
 
 
-def train_counts(counts: Counter[str] | PackedCounts | SpilledCounts, trainer_size: int, *, alphabet: list[str] | None = None,
+def train_counts(counts: Counter[str] | PackedCounts | SpilledCounts, trainer_size: int, *,
+                 alphabet: list[str] | None = None,
                  min_frequency: int = 0, special_tokens: Sequence[str] = (),
                  show_progress: bool = False, byte_fallback: bool = True) -> dict:
     """Hugging Face's ``BpeTrainer`` on pre-token counts, to ``trainer_size`` entries (special
@@ -543,7 +544,8 @@ def _separator(counts: Counter[str]) -> str:
     return next(chr(c) for c in range(1, 0x110000) if chr(c) not in present and not 0xD800 <= c <= 0xDFFF)
 
 
-def separated_texts(counts: Counter[str] | PackedCounts | SpilledCounts, separator: str, size: int = 1 << 14) -> Iterator[str]:
+def separated_texts(counts: Counter[str] | PackedCounts | SpilledCounts, separator: str,
+                    size: int = 1 << 14) -> Iterator[str]:
     """Each pre-token as often as it occurred, joined by ``separator`` into texts of about
     ``size`` code points (a frequent pre-token's run cut across several), in ``counts``' order.
 
