@@ -611,6 +611,8 @@ def pure_pretoken_counts(texts: Iterable[str], normalize, splitter, fuse: str, p
     """:func:`_pretoken_counts` in Python: the reference that the C core's counts match."""
     counts: Counter[str] = Counter()
     for text in texts:
+        if not isinstance(text, str):  # the C core's words, so that both paths say the same
+            raise TypeError(f"expected texts (str), got {type(text).__name__}")
         found = codec_pretokens(text, normalize=normalize, splitter=splitter, fuse=fuse, profile=profile)
         counts.update(found)
         if chains is not None:
