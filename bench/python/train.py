@@ -39,8 +39,9 @@ import train_corpus  # noqa: E402
 PYTHON = sys.executable
 
 
-def run_child(argv: list[str], env: dict | None = None) -> tuple[float, float]:
-    """Runs ``argv`` to the end; its wall seconds and peak RSS in MB (that child's own)."""
+def run_child(argv: list[str], env: dict | None = None) -> tuple[float, float, float]:
+    """Runs ``argv`` to the end; its wall seconds, peak RSS in MB and CPU seconds (user and
+    system, its own and its waited-for children's: counting workers), that child's own."""
     start = time.perf_counter()
     process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     _, status, usage = os.wait4(process.pid, 0)
@@ -50,22 +51,22 @@ def run_child(argv: list[str], env: dict | None = None) -> tuple[float, float]:
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode:
         raise SystemExit(f"{' '.join(argv)} failed ({process.returncode}):\n{stderr[-3000:]}")
-    return wall, usage.ru_maxrss / 1024
+    return wall, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
 def functok_train(corpus: Path, out: Path, vocab: int, *extra: str, package: Path | None = None
-                  ) -> tuple[float, float]:
+                  ) -> tuple[float, float, float]:
     """functok train; ``package``: the ``python/`` folder of another checkout to run instead."""
     env = None if package is None else dict(os.environ, PYTHONPATH=str(package))
     return run_child([PYTHON, "-m", "functok", "train", "--corpus", str(corpus), "--vocab-size", str(vocab),
                       "--out", str(out), "--no-progress", *extra], env)
 
 
-def hf_train(corpus: Path, vocab: int) -> tuple[float, float]:
+def hf_train(corpus: Path, vocab: int) -> tuple[float, float, float]:
     return run_child([PYTHON, __file__, "--child", "hf", str(corpus), "--vocab-size", str(vocab)])
 
 
-def count_only(corpus: Path, *extra: str) -> tuple[float, float]:
+def count_only(corpus: Path, *extra: str) -> tuple[float, float, float]:
     return run_child([PYTHON, __file__, "--child", "count", str(corpus), *extra])
 
 
@@ -131,8 +132,8 @@ def vocab_overlap(a: Path, b: Path) -> float:
     return len(va.keys() & vb.keys()) / max(len(va), 1)
 
 
-def row(name: str, wall: float, rss: float) -> None:
-    print(f"{name:<52}{wall:>9.1f} s{rss:>9.0f} MB", flush=True)
+def row(name: str, wall: float, rss: float, cpu: float) -> None:
+    print(f"{name:<52}{wall:>9.1f} s{rss:>9.0f} MB{cpu:>9.1f} s  CPU/wall {cpu / wall:.2f}", flush=True)
 
 
 def main() -> int:
@@ -160,20 +161,21 @@ def main() -> int:
     only = set(args.only.split(","))
     print(f"# corpus {corpus.name}: {size:.1f} MB; vocab {args.vocab_size}; load {os.getloadavg()[0]:.1f} "
           f"on {os.cpu_count()} CPUs")
-    print(f"{'':<52}{'wall':>11}{'peak RSS':>12}")
+    print(f"{'':<52}{'wall':>11}{'peak RSS':>12}{'CPU':>11}")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         if "train" in only:
-            f_wall, f_rss = functok_train(corpus, tmp / "functok.json", args.vocab_size)
-            row("functok train (defaults, --workers 1)", f_wall, f_rss)
+            f_wall, f_rss, f_cpu = functok_train(corpus, tmp / "functok.json", args.vocab_size)
+            row("functok train (defaults, --workers 1)", f_wall, f_rss, f_cpu)
             if args.before:
-                b_wall, b_rss = functok_train(corpus, tmp / "before.json", args.vocab_size, package=args.before)
-                row("functok train, before (--before)", b_wall, b_rss)
+                b_wall, b_rss, b_cpu = functok_train(corpus, tmp / "before.json", args.vocab_size,
+                                                     package=args.before)
+                row("functok train, before (--before)", b_wall, b_rss, b_cpu)
                 same = (tmp / "before.json").read_bytes() == (tmp / "functok.json").read_bytes()
                 print(f"functok train now / before: wall {f_wall / b_wall:.2f}x, peak RSS {f_rss / b_rss:.2f}x; "
                       f"files identical: {same}", flush=True)
-            h_wall, h_rss = hf_train(corpus, args.vocab_size)
-            row("tokenizers BpeTrainer, ByteLevel, train_from_iterator", h_wall, h_rss)
+            h_wall, h_rss, h_cpu = hf_train(corpus, args.vocab_size)
+            row("tokenizers BpeTrainer, ByteLevel, train_from_iterator", h_wall, h_rss, h_cpu)
             print(f"functok / tokenizers: wall {f_wall / h_wall:.2f}x (goal <= 1.0), peak RSS {f_rss / h_rss:.2f}x "
                   f"(goal <= 1.0)", flush=True)
         if "workers" in only:

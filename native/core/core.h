@@ -429,6 +429,35 @@ void counter_free(counter *c);
 int counter_add(counter *c, const uint32_t *key, size_t n, const size_t *cuts, size_t ncuts);
 /* counter_add, and the index of key's entry in *index. */
 int counter_index(counter *c, const uint32_t *key, size_t n, const size_t *cuts, size_t ncuts, size_t *index);
+/* What the functions below return besides 0 and -1 (out of memory): packed input that is not
+ * well formed, and a count that would pass 2^64 - 1 (counts are uint64, as the trainer's are). */
+enum { COUNT_INVALID = -2, COUNT_OVERFLOW = -3 };
+/* Room in the hash table for `more` keys beyond those counted, so that adding them rehashes nothing
+ * (a table rebuilt as it doubles reads every entry again, at a cache miss each). */
+int counter_reserve(counter *c, size_t more);
+/* Counts key[0:n] `count` (> 0) more times (cuts as counter_add's). */
+int counter_add_count(counter *c, const uint32_t *key, size_t n, const size_t *cuts, size_t ncuts, uint64_t count);
+/* Drops the keys counted fewer than min_count times (functok train --min-count), the others kept in
+ * their order, and gives back the room where realloc can; the counter is whole on a failure. */
+int counter_prune(counter *c, uint64_t min_count);
+/* The packed form of a counter's keys (train.py's PackedCounts.data): each key's UTF-8 (a
+ * surrogate in its 3-byte form), joined by separator's. counter_pack writes the
+ * counter_packed_size bytes to out; count_utf8 writes one code point, giving its length. */
+size_t count_utf8(uint32_t cp, uint8_t *out);
+size_t counter_packed_size(const counter *c, uint32_t separator);
+void counter_pack(const counter *c, uint32_t separator, uint8_t *out);
+/* Adds packed keys (data[0:n], as counter_pack writes them) with their counts[0:ncounts] (each
+ * > 0), so that shards counted apart merge with no object per key: COUNT_INVALID where the bytes
+ * are not UTF-8 or do not hold ncounts keys. */
+int counter_add_packed(counter *c, const uint8_t *data, size_t n, uint32_t separator, const uint64_t *counts,
+                       size_t ncounts);
+/* Adds chains in fusion.py's ChainTable form: segment s is text[segment_ends[s-1]:segment_ends[s]]
+ * (from 0 for s = 0), chain k is the segments chain_segments[chain_starts[k]:chain_starts[k+1]]
+ * (chain_starts has nchains + 1 items, from 0 to nlinks) counted counts[k] times. COUNT_INVALID
+ * for an index or a start out of range. */
+int counter_add_chains(counter *c, const uint32_t *text, const size_t *segment_ends, size_t nsegments,
+                       const int32_t *chain_segments, size_t nlinks, const int64_t *chain_starts,
+                       const uint64_t *counts, size_t nchains);
 /* The pre-tokens of text under fuse counted into words, as functok's training counts them; with
  * chains, the pre-tokens are those of "none" and each chain of 9.4 of two segments or more is
  * counted into chains as well. */

@@ -39,8 +39,7 @@ static uint64_t hash_of(uint64_t seed, const uint32_t *key, size_t n) {
  * half full. */
 static uint64_t slot_of(uint64_t hash, size_t entry) { return (hash >> 32) << 32 | (uint64_t)(entry + 1); }
 
-static int grow_slots(counter *c) {
-    size_t size = c->slot_count ? c->slot_count * 2 : 1024;
+static int slots_of_size(counter *c, size_t size) {
     if (size > SIZE_MAX / sizeof *c->slots) return -1;
     uint64_t *slots = core_calloc(size, sizeof *slots);
     if (!slots) return -1;
@@ -55,11 +54,21 @@ static int grow_slots(counter *c) {
     return 0;
 }
 
+static int grow_slots(counter *c) { return slots_of_size(c, c->slot_count ? c->slot_count * 2 : 1024); }
+
+int counter_reserve(counter *c, size_t more) {
+    if (more > SIZE_MAX / 4 - c->len) return -1;
+    size_t size = c->slot_count ? c->slot_count : 1024;
+    while (2 * (c->len + more + 1) > size) size *= 2;
+    return size == c->slot_count ? 0 : slots_of_size(c, size);
+}
+
 /* A key is its code points: a chain's segments follow from them (spec 2.2: an instruction's
  * length is its opcode's, and a base runs to the next code point of the group range), so its cuts
  * are only kept to give the segments back. */
 static int same_key(const counter *c, const count_entry *e, const uint32_t *key, size_t n) {
     if (e->len != n) return 0;
+    if (!n) return 1; /* the empty key (packed input may hold one), whose keys.data may be NULL */
     const uint32_t *mine = c->keys.data + e->start;
     for (size_t k = 0; k < n; k++) /* most keys are a few code points: no call to memcmp */
         if (mine[k] != key[k]) return 0;
@@ -71,7 +80,10 @@ int counter_add(counter *c, const uint32_t *key, size_t n, const size_t *cuts, s
     return counter_index(c, key, n, cuts, ncuts, &index);
 }
 
-int counter_index(counter *c, const uint32_t *key, size_t n, const size_t *cuts, size_t ncuts, size_t *index) {
+/* key's entry counted `add` more times (created with its cuts the first time), its index in
+ * *index; -1 out of memory, COUNT_OVERFLOW where its count would pass 2^64 - 1. */
+static int counter_bump(counter *c, const uint32_t *key, size_t n, const size_t *cuts, size_t ncuts, uint64_t add,
+                        size_t *index) {
     if (2 * (c->len + 1) > c->slot_count && grow_slots(c)) return -1;
     if (c->len >= UINT32_MAX - 1) return -1; /* a slot holds the index in 32 bits */
     uint64_t h = hash_of(c->seed, key, n);
@@ -80,13 +92,14 @@ int counter_index(counter *c, const uint32_t *key, size_t n, const size_t *cuts,
         if (c->slots[at] >> 32 != h >> 32) continue;
         count_entry *e = &c->entries[(c->slots[at] & UINT32_MAX) - 1];
         if (e->hash == h && same_key(c, e, key, n)) {
-            e->count++;
+            if (e->count > UINT64_MAX - add) return COUNT_OVERFLOW;
+            e->count += add;
             *index = (size_t)(e - c->entries);
             return 0;
         }
     }
     if (core_grow((void **)&c->entries, &c->cap, c->len + 1, sizeof *c->entries, 1024)) return -1;
-    count_entry e = {c->keys.len, n, c->cuts.len, ncuts, h, 1};
+    count_entry e = {c->keys.len, n, c->cuts.len, ncuts, h, add};
     if (cpbuf_extend(&c->keys, key, n)) return -1;
     for (size_t k = 0; k < ncuts; k++)
         if (offsets_push(&c->cuts, cuts[k])) return -1;
@@ -94,6 +107,181 @@ int counter_index(counter *c, const uint32_t *key, size_t n, const size_t *cuts,
     *index = c->len;
     c->slots[at] = slot_of(h, c->len++);
     return 0;
+}
+
+int counter_index(counter *c, const uint32_t *key, size_t n, const size_t *cuts, size_t ncuts, size_t *index) {
+    return counter_bump(c, key, n, cuts, ncuts, 1, index);
+}
+
+int counter_add_count(counter *c, const uint32_t *key, size_t n, const size_t *cuts, size_t ncuts, uint64_t count) {
+    size_t index;
+    return count ? counter_bump(c, key, n, cuts, ncuts, count, &index) : COUNT_INVALID;
+}
+
+/* An array shrunk to `len` items where realloc can (a failure leaves it as it was: no harm). */
+static void shrink(void **data, size_t *cap, size_t len, size_t size) {
+    if (!len || len >= *cap) return;
+    void *smaller = core_realloc_array(*data, len, size);
+    if (smaller) {
+        *data = smaller;
+        *cap = len;
+    }
+}
+
+int counter_prune(counter *c, uint64_t min_count) {
+    size_t kept = 0, size = 1024;
+    for (size_t i = 0; i < c->len; i++) kept += c->entries[i].count >= min_count;
+    if (kept == c->len) return 0;
+    while (size < 2 * (kept + 1)) size *= 2;
+    uint64_t *slots = core_calloc(size, sizeof *slots); /* first: a failure leaves the counter whole */
+    if (!slots) return -1;
+    size_t keys_at = 0, cuts_at = 0;
+    kept = 0;
+    for (size_t i = 0; i < c->len; i++) { /* in place, in order: each entry moves down or stays */
+        count_entry e = c->entries[i];
+        if (e.count < min_count) continue;
+        if (e.len) memmove(c->keys.data + keys_at, c->keys.data + e.start, e.len * sizeof *c->keys.data);
+        if (e.ncuts) memmove(c->cuts.data + cuts_at, c->cuts.data + e.cuts_at, e.ncuts * sizeof *c->cuts.data);
+        e.start = keys_at;
+        e.cuts_at = cuts_at;
+        keys_at += e.len;
+        cuts_at += e.ncuts;
+        size_t at = (size_t)e.hash & (size - 1);
+        while (slots[at]) at = (at + 1) & (size - 1);
+        slots[at] = slot_of(e.hash, kept);
+        c->entries[kept++] = e;
+    }
+    c->len = kept;
+    c->keys.len = keys_at;
+    c->cuts.len = cuts_at;
+    core_free(c->slots);
+    c->slots = slots;
+    c->slot_count = size;
+    shrink((void **)&c->entries, &c->cap, c->len, sizeof *c->entries);
+    shrink((void **)&c->keys.data, &c->keys.cap, c->keys.len, sizeof *c->keys.data);
+    shrink((void **)&c->cuts.data, &c->cuts.cap, c->cuts.len, sizeof *c->cuts.data);
+    return 0;
+}
+
+/* --- The packed form: keys as UTF-8 joined by a separator, counts beside them --------------- */
+
+size_t count_utf8(uint32_t cp, uint8_t *out) {
+    if (cp < 0x80) {
+        out[0] = (uint8_t)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = (uint8_t)(0xC0 | cp >> 6);
+        out[1] = (uint8_t)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        out[0] = (uint8_t)(0xE0 | cp >> 12);
+        out[1] = (uint8_t)(0x80 | (cp >> 6 & 0x3F));
+        out[2] = (uint8_t)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    out[0] = (uint8_t)(0xF0 | cp >> 18);
+    out[1] = (uint8_t)(0x80 | (cp >> 12 & 0x3F));
+    out[2] = (uint8_t)(0x80 | (cp >> 6 & 0x3F));
+    out[3] = (uint8_t)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+size_t counter_packed_size(const counter *c, uint32_t separator) {
+    uint8_t buffer[4];
+    size_t size = 0, gap = count_utf8(separator, buffer);
+    for (size_t i = 0; i < c->len; i++) {
+        const uint32_t *key = c->keys.data + c->entries[i].start;
+        for (size_t k = 0; k < c->entries[i].len; k++) size += count_utf8(key[k], buffer);
+        if (i + 1 < c->len) size += gap;
+    }
+    return size;
+}
+
+void counter_pack(const counter *c, uint32_t separator, uint8_t *out) {
+    for (size_t i = 0; i < c->len; i++) {
+        const uint32_t *key = c->keys.data + c->entries[i].start;
+        for (size_t k = 0; k < c->entries[i].len; k++) out += count_utf8(key[k], out);
+        if (i + 1 < c->len) out += count_utf8(separator, out);
+    }
+}
+
+/* The code point of well-formed UTF-8 at s[0:n] (surrogates too: Python's "surrogatepass" writes
+ * them), its length in *len; 0 where the bytes are not (a stray or missing continuation byte,
+ * an overlong form, past U+10FFFF). */
+static int utf8_next(const uint8_t *s, size_t n, uint32_t *cp, size_t *len) {
+    uint8_t b = s[0];
+    size_t need = b < 0x80 ? 0 : b >= 0xC2 && b < 0xE0 ? 1 : b >= 0xE0 && b < 0xF0 ? 2 : b >= 0xF0 && b < 0xF5 ? 3 : 9;
+    if (need == 9 || need >= n) return 0;
+    uint32_t c = need ? b & (0x3F >> need) : b;
+    for (size_t k = 1; k <= need; k++) {
+        if ((s[k] & 0xC0) != 0x80) return 0;
+        c = c << 6 | (s[k] & 0x3F);
+    }
+    if ((need == 2 && c < 0x800) || (need == 3 && (c < 0x10000 || c > 0x10FFFF))) return 0;
+    *cp = c;
+    *len = need + 1;
+    return 1;
+}
+
+int counter_add_packed(counter *c, const uint8_t *data, size_t n, uint32_t separator, const uint64_t *counts,
+                       size_t ncounts) {
+    if (!ncounts) return n ? COUNT_INVALID : 0;
+    if (counter_reserve(c, ncounts)) return -1; /* one table for the whole shard: no rehash on the way */
+    cpbuf key;
+    cpbuf_init(&key);
+    size_t next = 0; /* the key being read */
+    int failed = 0;
+    for (size_t at = 0; !failed && at <= n;) {
+        uint32_t cp = 0;
+        size_t len = 0;
+        if (at < n && !utf8_next(data + at, n - at, &cp, &len)) failed = COUNT_INVALID;
+        else if (at < n && cp != separator) failed = cpbuf_push(&key, cp);
+        else if (next >= ncounts) failed = COUNT_INVALID; /* more keys than counts */
+        else {
+            failed = counter_add_count(c, key.data, key.len, NULL, 0, counts[next++]);
+            key.len = 0;
+        }
+        at += at < n ? len : 1;
+    }
+    if (!failed && next != ncounts) failed = COUNT_INVALID; /* fewer keys than counts */
+    cpbuf_free(&key);
+    return failed;
+}
+
+int counter_add_chains(counter *c, const uint32_t *text, const size_t *segment_ends, size_t nsegments,
+                       const int32_t *chain_segments, size_t nlinks, const int64_t *chain_starts,
+                       const uint64_t *counts, size_t nchains) {
+    if (chain_starts[0] != 0 || (uint64_t)chain_starts[nchains] != nlinks) return COUNT_INVALID;
+    if (counter_reserve(c, nchains)) return -1; /* one table for the whole shard: no rehash on the way */
+    cpbuf key;
+    offsets cuts;
+    cpbuf_init(&key);
+    offsets_init(&cuts);
+    int failed = 0;
+    for (size_t k = 0; !failed && k < nchains; k++) {
+        int64_t from = chain_starts[k], to = chain_starts[k + 1];
+        if (from > to || to > (int64_t)nlinks) {
+            failed = COUNT_INVALID;
+            break;
+        }
+        key.len = cuts.len = 0;
+        for (int64_t j = from; !failed && j < to; j++) {
+            int32_t s = chain_segments[j];
+            if (s < 0 || (size_t)s >= nsegments) {
+                failed = COUNT_INVALID;
+                break;
+            }
+            size_t start = s ? segment_ends[s - 1] : 0;
+            if (j > from) failed = offsets_push(&cuts, key.len);
+            if (!failed) failed = cpbuf_extend(&key, text + start, segment_ends[s] - start);
+        }
+        if (!failed) failed = counter_add_count(c, key.data, key.len, cuts.data, cuts.len, counts[k]);
+    }
+    cpbuf_free(&key);
+    offsets_free(&cuts);
+    return failed;
 }
 
 /* The grammar's group range (spec 2.2): a pre-token that starts in it is an instruction. */

@@ -40,31 +40,6 @@ static int add_counts(const counter *c, int chains, PyObject *dict) {
 
 /* --- The packed form (count_pretokens_packed): no Python object per key ------------------- */
 
-/* The UTF-8 of cp into out (a surrogate in its 3-byte form, as Python's "surrogatepass" writes
- * it); its length. */
-static size_t utf8(uint32_t cp, uint8_t *out) {
-    if (cp < 0x80) {
-        out[0] = (uint8_t)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        out[0] = (uint8_t)(0xC0 | cp >> 6);
-        out[1] = (uint8_t)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        out[0] = (uint8_t)(0xE0 | cp >> 12);
-        out[1] = (uint8_t)(0x80 | (cp >> 6 & 0x3F));
-        out[2] = (uint8_t)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    out[0] = (uint8_t)(0xF0 | cp >> 18);
-    out[1] = (uint8_t)(0x80 | (cp >> 12 & 0x3F));
-    out[2] = (uint8_t)(0x80 | (cp >> 6 & 0x3F));
-    out[3] = (uint8_t)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
 /* The first code point from U+0001 up, no surrogate, that no key holds (train.py's _separator),
  * the number of distinct code points the keys hold and the longest key's length; -1 with an
  * exception set. */
@@ -98,22 +73,10 @@ static int key_facts(const counter *c, uint32_t *separator, size_t *distinct, si
 
 /* The keys as UTF-8, joined by separator: PackedCounts.data. */
 static PyObject *joined_keys(const counter *c, uint32_t separator) {
-    uint8_t buffer[4];
-    size_t size = 0, gap = utf8(separator, buffer);
-    for (size_t i = 0; i < c->len; i++) {
-        const uint32_t *key = c->keys.data + c->entries[i].start;
-        for (size_t k = 0; k < c->entries[i].len; k++) size += utf8(key[k], buffer);
-        if (i + 1 < c->len) size += gap;
-    }
+    size_t size = counter_packed_size(c, separator);
     if (size > PY_SSIZE_T_MAX) return PyErr_NoMemory();
     PyObject *data = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
-    if (!data) return NULL;
-    uint8_t *out = (uint8_t *)PyBytes_AS_STRING(data);
-    for (size_t i = 0; i < c->len; i++) {
-        const uint32_t *key = c->keys.data + c->entries[i].start;
-        for (size_t k = 0; k < c->entries[i].len; k++) out += utf8(key[k], out);
-        if (i + 1 < c->len) out += utf8(separator, out);
-    }
+    if (data) counter_pack(c, separator, (uint8_t *)PyBytes_AS_STRING(data));
     return data;
 }
 
@@ -221,12 +184,162 @@ static int counter_seed(uint64_t *seed) {
     return 0;
 }
 
+/* (packed words, packed chains or None), words freed before the chains are packed (the two
+ * peaks apart). */
+static PyObject *packed_result(counter *words, counter *chains) {
+    PyObject *packed = packed_words(words);
+    counter_free(words);
+    PyObject *table = packed && chains ? packed_chains(chains, chains->seed) : Py_NewRef(Py_None);
+    PyObject *result = packed && table ? PyTuple_Pack(2, packed, table) : NULL;
+    Py_XDECREF(packed);
+    Py_XDECREF(table);
+    return result;
+}
+
+/* --- Merging packed shards (merge_packed_counts): functok train --workers N ---------------- */
+
+/* A failure of count.c's merge functions as a Python exception; -1. */
+static int merge_failed(int failed) {
+    if (failed == COUNT_OVERFLOW) PyErr_SetString(PyExc_OverflowError, "a count passes 2**64 - 1 in the merge");
+    else if (failed == COUNT_INVALID) PyErr_SetString(PyExc_ValueError, "packed counts that are not well formed");
+    else PyErr_NoMemory();
+    return -1;
+}
+
+/* A contiguous buffer of `item`-byte items (bytes, array) of what, aligned for them; -1 with an
+ * exception set. */
+static int items_of(PyObject *object, size_t item, const char *what, Py_buffer *view) {
+    if (PyObject_GetBuffer(object, view, PyBUF_SIMPLE)) return -1;
+    if ((size_t)view->len % item || (view->len && (uintptr_t)view->buf % item)) { /* empty: any address */
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_ValueError, "%s: not whole, aligned %zu-byte items", what, item);
+        return -1;
+    }
+    return 0;
+}
+
+/* Adds a shard's packed words (separator, data, counts, ...) to words; -1 with an exception set. */
+static int add_packed_words(counter *words, PyObject *packed) {
+    if (!PyTuple_Check(packed) || PyTuple_GET_SIZE(packed) < 3) {
+        PyErr_SetString(PyExc_TypeError, "a shard's words are (separator, data, counts, ...)");
+        return -1;
+    }
+    PyObject *separator = PyTuple_GET_ITEM(packed, 0);
+    if (!PyUnicode_Check(separator) || PyUnicode_GET_LENGTH(separator) != 1) {
+        PyErr_SetString(PyExc_ValueError, "a shard's separator is one character");
+        return -1;
+    }
+    Py_buffer data, counts;
+    if (PyObject_GetBuffer(PyTuple_GET_ITEM(packed, 1), &data, PyBUF_SIMPLE)) return -1;
+    if (items_of(PyTuple_GET_ITEM(packed, 2), sizeof(uint64_t), "counts", &counts)) {
+        PyBuffer_Release(&data);
+        return -1;
+    }
+    uint32_t cut = PyUnicode_READ_CHAR(separator, 0);
+    int failed;
+    Py_BEGIN_ALLOW_THREADS
+    failed = counter_add_packed(words, data.buf, (size_t)data.len, cut, counts.buf, (size_t)counts.len / 8);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&data);
+    PyBuffer_Release(&counts);
+    return failed ? merge_failed(failed) : 0;
+}
+
+/* The code points of a list of str, one after the other, and where each ends; -1 with an
+ * exception set. */
+static int segment_text(PyObject *segments, cpbuf *text, offsets *ends) {
+    if (!PyList_Check(segments)) {
+        PyErr_SetString(PyExc_TypeError, "a shard's segments are a list of str");
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(segments); k++) {
+        PyObject *segment = PyList_GET_ITEM(segments, k);
+        if (!PyUnicode_Check(segment)) {
+            PyErr_SetString(PyExc_TypeError, "a shard's segments are a list of str");
+            return -1;
+        }
+        Py_ssize_t n = PyUnicode_GET_LENGTH(segment);
+        if (cpbuf_reserve(text, (size_t)n)) return merge_failed(-1);
+        for (Py_ssize_t i = 0; i < n; i++) text->data[text->len++] = PyUnicode_READ_CHAR(segment, i);
+        if (offsets_push(ends, text->len)) return merge_failed(-1);
+    }
+    return 0;
+}
+
+/* Adds a shard's packed chains (segments, chain_segments, chain_starts, counts, ...) to chains;
+ * -1 with an exception set. */
+static int add_packed_chains(counter *chains, PyObject *packed) {
+    if (!PyTuple_Check(packed) || PyTuple_GET_SIZE(packed) < 4) {
+        PyErr_SetString(PyExc_TypeError, "a shard's chains are (segments, chain_segments, chain_starts, counts, ...)");
+        return -1;
+    }
+    cpbuf text;
+    offsets ends;
+    cpbuf_init(&text);
+    offsets_init(&ends);
+    Py_buffer views[3];
+    int got = 0, failed = segment_text(PyTuple_GET_ITEM(packed, 0), &text, &ends);
+    static const char *names[3] = {"chain_segments", "chain_starts", "counts"};
+    static const size_t sizes[3] = {sizeof(int32_t), sizeof(int64_t), sizeof(uint64_t)};
+    while (!failed && got < 3) {
+        if (items_of(PyTuple_GET_ITEM(packed, got + 1), sizes[got], names[got], &views[got])) failed = -1;
+        else got++;
+    }
+    size_t nchains = got == 3 ? (size_t)views[2].len / 8 : 0;
+    if (!failed && (size_t)views[1].len / 8 != nchains + 1) {
+        PyErr_SetString(PyExc_ValueError, "a shard's chain_starts are one more than its chains");
+        failed = -1;
+    }
+    if (!failed) {
+        Py_BEGIN_ALLOW_THREADS
+        failed = counter_add_chains(chains, text.data, ends.data, ends.len, views[0].buf, (size_t)views[0].len / 4,
+                                    views[1].buf, views[2].buf, nchains);
+        Py_END_ALLOW_THREADS
+        if (failed) merge_failed(failed);
+    }
+    for (int k = 0; k < got; k++) PyBuffer_Release(&views[k]);
+    cpbuf_free(&text);
+    offsets_free(&ends);
+    return failed ? -1 : 0;
+}
+
+static PyObject *native_merge_packed_counts(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *shards;
+    int with_chains;
+    if (!PyArg_ParseTuple(args, "Op:merge_packed_counts", &shards, &with_chains)) return NULL;
+    PyObject *iterator = PyObject_GetIter(shards), *shard, *result = NULL;
+    if (!iterator) return NULL;
+    counter words, chains;
+    counter_init(&words);
+    counter_init(&chains);
+    int failed = counter_seed(&words.seed);
+    chains.seed = words.seed;
+    while (!failed && (shard = PyIter_Next(iterator))) {
+        if (!PyTuple_Check(shard) || PyTuple_GET_SIZE(shard) != 2) {
+            PyErr_SetString(PyExc_TypeError, "a shard is (packed words, packed chains or None)");
+            failed = -1;
+        } else {
+            PyObject *table = PyTuple_GET_ITEM(shard, 1);
+            failed = add_packed_words(&words, PyTuple_GET_ITEM(shard, 0)) ||
+                     (with_chains && table != Py_None && add_packed_chains(&chains, table));
+        }
+        Py_DECREF(shard); /* each shard freed once added */
+    }
+    if (!failed && !PyErr_Occurred()) result = packed_result(&words, with_chains ? &chains : NULL);
+    Py_DECREF(iterator);
+    counter_free(&words);
+    counter_free(&chains);
+    return result;
+}
+
 static PyObject *native_count_pretokens_packed(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *texts;
     int max_digits, cfg, normalize, fuse, with_chains;
-    if (!PyArg_ParseTuple(args, "Oiipip:count_pretokens_packed", &texts, &max_digits, &cfg, &normalize, &fuse,
-                          &with_chains))
+    unsigned long long min_count = 1;
+    if (!PyArg_ParseTuple(args, "Oiipip|K:count_pretokens_packed", &texts, &max_digits, &cfg, &normalize, &fuse,
+                          &with_chains, &min_count))
         return NULL;
     PyObject *iterator = PyObject_GetIter(texts);
     if (!iterator) return NULL;
@@ -237,12 +350,8 @@ static PyObject *native_count_pretokens_packed(PyObject *self, PyObject *args) {
     if (!counter_seed(&words.seed) &&
         !count_texts(iterator, max_digits, cfg, normalize, fuse, &words, with_chains ? &chains : NULL)) {
         chains.seed = words.seed;
-        PyObject *packed = packed_words(&words);
-        counter_free(&words); /* before the chains are packed: the two peaks apart */
-        PyObject *table = packed && with_chains ? packed_chains(&chains, chains.seed) : Py_NewRef(Py_None);
-        result = packed && table ? PyTuple_Pack(2, packed, table) : NULL;
-        Py_XDECREF(packed);
-        Py_XDECREF(table);
+        if (counter_prune(&words, min_count) || counter_prune(&chains, min_count)) PyErr_NoMemory();
+        else result = packed_result(&words, with_chains ? &chains : NULL);
     }
     Py_DECREF(iterator);
     counter_free(&words);
@@ -287,11 +396,16 @@ PyMethodDef count_methods[] = {
      "fuse 'none', and how often each chain of 9.4 of two segments or more occurs, as the tuple of its segments, "
      "into chains. Keys in the order first seen."},
     {"count_pretokens_packed", native_count_pretokens_packed, METH_VARARGS,
-     "count_pretokens_packed(texts, max_digits, cfg, normalize, fuse, with_chains) -> (words, chains): "
-     "count_pretokens's counts in flat form, with no Python object per key: words is (separator, UTF-8 "
+     "count_pretokens_packed(texts, max_digits, cfg, normalize, fuse, with_chains, min_count=1) -> "
+     "(words, chains): count_pretokens's counts, without those counted fewer than min_count times, in flat form, "
+     "with no Python object per key: words is (separator, UTF-8 "
      "of the pre-tokens joined by it, their counts as uint64 bytes, the longest's length, the distinct "
      "characters), chains (with_chains; else None) is (the distinct segments in the order first seen, "
      "each chain's segment indices as int32 bytes, the chains' starts in them as int64 bytes, their "
      "counts as uint64 bytes, the longest chain's length). Keys in the order first seen."},
+    {"merge_packed_counts", native_merge_packed_counts, METH_VARARGS,
+     "merge_packed_counts(shards, with_chains) -> (words, chains): the sum of shards, each (words, chains) as "
+     "count_pretokens_packed gives them (chains None where with_chains is false), added in order with no Python "
+     "object per key, in the same flat form; keys in the order first seen, shard after shard."},
     {NULL, NULL, 0, NULL},
 };

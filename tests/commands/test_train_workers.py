@@ -15,6 +15,7 @@ pytest.importorskip("tokenizers")
 
 from functok.cli import main  # noqa: E402
 from functok.commands.train_count import _merge_in_rank_order, count_corpus  # noqa: E402
+import functok.tokenizer.train as training  # noqa: E402
 from functok.tokenizer.train import CountOptions, count_texts  # noqa: E402
 
 OPTIONS = CountOptions(normalize="nfc", splitter="llama3", fuse="frequent", profile="compact")
@@ -63,6 +64,20 @@ def test_counts_from_worker_processes_equal_one_process():
     three = count_corpus(iter(texts()), OPTIONS, workers=3)
     assert one.chains  # the texts have chains, so that the merge of chains is tested too
     assert as_dicts(three) == as_dicts(one)
+    if training.native is not None:  # the workers' counts came back, and were added up, in flat form
+        assert isinstance(three, training.PackedPretokenCounts)
+
+
+@pytest.mark.parametrize("min_count", [1, 3])
+def test_without_the_c_core_workers_count_and_merge_dicts(monkeypatch, min_count):
+    """FUNCTOK_PURE=1 (the workers are new processes: they read it) and no core here: the pure
+    path's dicts, the same counts as the C core's flat ones."""
+    flat = count_corpus(iter(texts()), OPTIONS, workers=2, min_count=min_count)
+    monkeypatch.setenv("FUNCTOK_PURE", "1")
+    monkeypatch.setattr(training, "native", None)
+    pure = count_corpus(iter(texts()), OPTIONS, workers=2, min_count=min_count)
+    assert isinstance(pure, training.PretokenCounts)
+    assert as_dicts(pure) == as_dicts(flat)
 
 
 @given(st.lists(st.sampled_from(WORDS + ["A", "b", "É", "\u0301"]), max_size=40).map(" ".join).map(lambda t: [t]),
@@ -76,12 +91,13 @@ def test_shards_merged_in_rank_order_equal_one_count(first, shards, more):
     assert as_dicts(merged) == as_dicts(count_texts(iter(all_texts), OPTIONS))
 
 
-def test_min_count_prunes_each_shard_before_the_merge():
+@pytest.mark.parametrize("workers", [1, 2])
+def test_min_count_prunes_each_shard_before_the_merge(workers):
     all_texts = texts()
-    got = count_corpus(iter(all_texts), OPTIONS, workers=2, min_count=3)
+    got = count_corpus(iter(all_texts), OPTIONS, workers=workers, min_count=3)
     want_words, want_chains = Counter(), Counter()
-    for rank in range(2):
-        shard = count_texts(iter(all_texts[rank::2]), OPTIONS)
+    for rank in range(workers):
+        shard = count_texts(iter(all_texts[rank::workers]), OPTIONS)
         want_words.update({w: n for w, n in shard.words.items() if n >= 3})
         want_chains.update({c: n for c, n in shard.chains.items() if n >= 3})
     assert as_dicts(got) == (dict(want_words), dict(want_chains))
@@ -136,3 +152,68 @@ def test_bad_input_with_workers_exits_2_and_stops_them(tmp_path, capsys):
     assert not (tmp_path / "t.json").exists()
     assert train("--corpus", str(folder), "--out", str(tmp_path / "t.json"), "--workers", "2", "--skip-bad") == 0
     assert "skipped 1 (invalid UTF-8)" in capsys.readouterr().err
+
+
+def _count_files(tmp_path: Path, name: str, tasks: int = 3) -> Path:
+    pytest.importorskip("datatrove")
+    from datatrove.executor.local import LocalPipelineExecutor
+
+    from functok.commands.count_pipeline import count_pipeline
+
+    folder = tmp_path / "c"
+    if not folder.exists():
+        corpus(folder)
+    out = tmp_path / name
+    LocalPipelineExecutor(count_pipeline([str(folder)], str(out), OPTIONS, min_count=2), tasks=tasks, workers=1,
+                          logging_dir=str(out / "logs")).run()
+    return out
+
+
+def test_count_files_are_the_same_from_the_c_core_and_without_it(tmp_path, monkeypatch):
+    """The counter writes the same files from the C core's flat counts as from the pure path's
+    dicts (the format is unchanged), and merge_counts adds them up to the same sums, in flat form
+    a few lines at a time where the core is built, as dicts without it."""
+    from functok.integrations import datatrove
+
+    flat = _count_files(tmp_path, "flat")
+    monkeypatch.setattr(datatrove, "MERGE_LINES", 5)  # many batches per file
+    merged = datatrove.merge_counts(flat)
+    monkeypatch.setattr(training, "native", None)
+    pure = _count_files(tmp_path, "pure")
+    files = sorted(p.name for p in flat.glob("counts-*.jsonl"))
+    assert files and [(flat / f).read_bytes() for f in files] == [(pure / f).read_bytes() for f in files]
+    merged_pure = datatrove.merge_counts(pure)
+    assert isinstance(merged_pure, training.PretokenCounts)
+    assert as_dicts(merged) == as_dicts(merged_pure)
+    monkeypatch.undo()
+    assert isinstance(merged, training.PackedPretokenCounts) or training.native is None
+
+
+@pytest.mark.parametrize("line, problem", [('["w", "ab", 0]', "line 2"), ('["w", "ab", -1]', "line 2"),
+                                           (f'["w", "ab", {2**64}]', "line 2"), ('["x", "ab", 1]', "line 2"),
+                                           ('["c", "ab", 1]', "line 2"), ('not json', "line 2"),
+                                           ('["w", "ab", 1.5]', "line 2")])
+def test_a_malformed_count_file_is_a_value_error_naming_it(tmp_path, line, problem):
+    from functok.integrations.datatrove import merge_counts
+
+    out = _count_files(tmp_path, "counts", tasks=1)
+    path = out / "counts-00000.jsonl"
+    header = path.read_text(encoding="utf-8").splitlines()[0]
+    path.write_text(header + "\n" + line + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=f"counts-00000.jsonl: {problem}"):
+        merge_counts(out)
+    path.write_text('{"functok_counts": 99}\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="counts-00000.jsonl: not a functok count file"):
+        merge_counts(out)
+
+
+def test_counts_added_past_2_64_are_an_error_naming_the_file(tmp_path):
+    from functok.integrations.datatrove import merge_counts
+
+    out = _count_files(tmp_path, "counts", tasks=2)
+    for rank in range(2):
+        path = out / f"counts-0000{rank}.jsonl"
+        header = path.read_text(encoding="utf-8").splitlines()[0]
+        path.write_text(header + "\n" + f'["w", "ab", {2**64 - 1}]\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="counts-00001.jsonl: .*2\\*\\*64"):
+        merge_counts(out)

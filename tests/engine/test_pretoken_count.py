@@ -153,3 +153,63 @@ def test_packed_counts_train_the_same_file(native, tmp_path):
             trained.save(tmp_path / "t.json")
             files.append((tmp_path / "t.json").read_bytes())
         assert files[0] == files[1], fuse
+
+
+# --- shards merged and pruned in flat form (merge_packed_counts, min_count) -------------------
+
+
+def as_lists(counts):
+    """Counts (flat or dicts) as lists of (key, count) in their order."""
+    counts = counts.unpacked() if isinstance(counts, train.PackedPretokenCounts) else counts
+    return list(counts.words.items()), None if counts.chains is None else list(counts.chains.items())
+
+
+@given(st.lists(TEXTS, min_size=1, max_size=4), st.sampled_from(OPTIONS), st.integers(1, 4))
+def test_packed_shards_merged_and_pruned_are_the_dict_counts(native, shards, options, min_count):
+    """Shards counted apart, each pruned to min_count, added up in the C core: the keys, order
+    and counts of the same shards as dicts added up in Python (PretokenCounts.update)."""
+    options = train.CountOptions(*options)
+    try:
+        want = [train.count_texts(iter(texts), options).pruned(min_count) for texts in shards]
+    except FormatError:
+        return
+    flat = [train.count_texts_packed(iter(texts), options, min_count=min_count) for texts in shards]
+    assert [as_lists(shard) for shard in flat] == [as_lists(shard) for shard in want]
+    merged = train.add_up_counts(iter(flat))
+    assert isinstance(merged, train.PackedPretokenCounts)
+    assert as_lists(merged) == as_lists(train.add_up_counts(iter(want)))
+    words = dict(as_lists(merged)[0])
+    assert (merged.words.longest, merged.words.characters) == (max(map(len, words), default=0),
+                                                               len(set("".join(words))))
+
+
+def test_merged_shards_are_freed_as_they_are_added(native):
+    options = train.CountOptions("nfc", "llama3", "frequent", "compact")
+    shards = [train.count_texts_packed(iter([f"The cat {k}. THE CAT!"]), options) for k in range(3)]
+    train.add_up_counts(iter(shards))
+    assert all(len(shard.words) == 0 and shard.chains is None for shard in shards)  # taken: nothing held twice
+
+
+@pytest.mark.parametrize("shard, error", [
+    ((("\x01", b"a\x01b", (1).to_bytes(8, "little")), None), ValueError),  # two keys, one count
+    ((("\x01", b"a\xffb", (1).to_bytes(8, "little")), None), ValueError),  # not UTF-8
+    ((("\x01", b"a", b"\x01\x00"), None), ValueError),  # not whole uint64 counts
+    ((("\x01", b"a", (0).to_bytes(8, "little")), None), ValueError),  # a count of 0
+    ((("\x01\x02", b"a", (1).to_bytes(8, "little")), None), ValueError),  # a separator of two characters
+    ((("\x01", b"a", (1).to_bytes(8, "little")), (["a"], (5).to_bytes(4, "little"),
+                                                   bytes(8) + (1).to_bytes(8, "little"),
+                                                   (1).to_bytes(8, "little"))), ValueError),  # segment 5 of 1
+    ((("\x01", b"a", (1).to_bytes(8, "little")), (["a"], bytes(4), bytes(8), (1).to_bytes(8, "little"))),
+     ValueError),  # chain_starts one short
+    (("words only",), TypeError),
+])
+def test_malformed_packed_shards_are_refused(native, shard, error):
+    with pytest.raises(error):
+        native.merge_packed_counts(iter([shard]), True)
+
+
+def test_a_merged_count_past_2_64_is_an_overflow_error(native):
+    big = (("\x01", b"a", (2**64 - 1).to_bytes(8, "little")), None)
+    assert native.merge_packed_counts(iter([big]), False)[0][2] == (2**64 - 1).to_bytes(8, "little")
+    with pytest.raises(OverflowError, match="2\\*\\*64"):
+        native.merge_packed_counts(iter([big, (("\x01", b"a", (1).to_bytes(8, "little")), None)]), False)

@@ -197,3 +197,79 @@ def _times(runs: list, n: int) -> Counter:
         if len(run) > 1:
             out[run] += n
     return out
+
+
+# --- The counts wait in a temporary file while the trainer runs -----------------------------
+
+SPILL_TEXTS = ["The Cat sat. THE CAT SAT! the cat's mat", "def f(x):\n    return x * 22\n",
+               "Straße STRASSE ΑΒΓ αβγ"] * 5
+
+
+def _fds_into(folder: Path) -> list[str]:
+    """The files this process holds open in ``folder`` (an anonymous temporary file is
+    ``folder/#inode (deleted)`` in /proc)."""
+    fds = Path("/proc/self/fd")
+    links = []
+    for fd in fds.iterdir():
+        try:
+            links.append(str(fd.readlink()))
+        except OSError:  # closed meanwhile (the listing's own descriptor)
+            pass
+    return [link for link in links if link.startswith(str(folder))]
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc to see open files")
+@pytest.mark.parametrize("fuse", ["none", "frequent"])
+def test_the_spilled_counts_are_in_a_temporary_file_removed_even_on_error(tmp_path, monkeypatch, fuse):
+    need_tokenizers()
+    import tempfile
+
+    import functok.tokenizer.train as training
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    during = []
+
+    def failing_trainer(counts, *args, **kwargs):
+        during.append((_fds_into(tmp_path), type(counts).__name__, dict(counts.items())))
+        raise RuntimeError("the trainer failed")
+
+    monkeypatch.setattr(training, "train_counts", failing_trainer)
+    with pytest.raises(RuntimeError, match="the trainer failed") as failure:  # its traceback holds the frames
+        Tokenizer.train(iter(SPILL_TEXTS), vocab_size=400, show_progress=False, fuse=fuse)
+    (open_then, kind, streamed), = during
+    assert len(open_then) == 1 and kind == "SpilledCounts"  # the trainer read from the file
+    want = training.count_texts(iter(SPILL_TEXTS), training.CountOptions("nfc", "llama3", "none", "compact")).words
+    assert streamed == dict(want)
+    assert _fds_into(tmp_path) == [] and list(tmp_path.iterdir()) == []  # closed (not left to the collector)
+    del failure
+
+
+def test_where_the_temporary_folder_cannot_take_the_counts_they_stay_in_memory(tmp_path, monkeypatch):
+    need_tokenizers()
+    import tempfile
+
+    spilled = Tokenizer.train(iter(SPILL_TEXTS), vocab_size=400, show_progress=False).to_str()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "missing"))
+    with pytest.warns(RuntimeWarning, match="holds its counts in memory"):
+        held = Tokenizer.train(iter(SPILL_TEXTS), vocab_size=400, show_progress=False).to_str()
+    assert held == spilled
+
+
+@given(st.dictionaries(st.text(st.characters(codec="utf-8", exclude_characters="\x01"), min_size=1, max_size=12),
+                       st.integers(1, 2**64 - 1), max_size=40), st.integers(1, 5))
+def test_spilled_counts_stream_and_load_back_the_packed_counts(tmp_path_factory, counts, block):
+    """Read a few bytes at a time (a separator and a character cut by a block's end), the file
+    gives back every pre-token and count in order, and loads back whole."""
+    import tempfile
+
+    from functok.tokenizer.train import PackedCounts, SpilledCounts
+
+    packed = PackedCounts(Counter(counts))
+    with tempfile.TemporaryFile(dir=tmp_path_factory.getbasetemp()) as f:
+        f.write(b"ahead")  # the counts need not start the file
+        spilled = SpilledCounts(packed, f)
+        spilled.BLOCK = 8 * block
+        assert list(spilled.items()) == list(packed.items()) == list(counts.items())
+        loaded = spilled.loaded()
+        assert (loaded.data, loaded.counts, loaded.separator) == (packed.data, packed.counts, packed.separator)
+        assert len(spilled) == len(counts)

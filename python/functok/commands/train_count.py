@@ -7,21 +7,24 @@ A text is a ``.jsonl`` record or a chunk of a text file cut where the codec's pi
 every pre-token and every chain (spec 9.4) lies within one text, and the shards together count
 exactly what one process counts.
 
-**Merge.** Each worker counts its shard in the C core (:func:`functok.tokenizer.train.count_texts`),
-drops what it saw fewer than ``min_count`` times, and sends its counts back; they are added in
-rank order (:meth:`PretokenCounts.update`). Sums do not depend on the order, and training does
-not depend on the order of the keys (Hugging Face's trainer holds its words in a hash map; the
-alphabet and the fusion merges break ties by the text), so the trained file is the same, byte
-for byte, for every N (``tests/commands/test_train.py``). With ``min_count`` above 1 it is not:
-pruning is per shard, before the merge, which is what keeps each worker's memory to its own
-shard's frequent pre-tokens.
+**Merge.** Each worker counts its shard in the C core
+(:func:`functok.tokenizer.train.count_texts_packed`), drops what it saw fewer than ``min_count``
+times, and sends its counts back in flat form; the C core adds them up in rank order
+(:func:`~functok.tokenizer.train.add_up_counts`), with no Python object per pre-token or chain on
+either side (without the C core, as dicts: :meth:`PretokenCounts.update`). Sums do not depend on
+the order, and training does not depend on the order of the keys (Hugging Face's trainer holds
+its words in a hash map; the alphabet and the fusion merges break ties by the text), so the
+trained file is the same, byte for byte, for every N (``tests/commands/test_train.py``). With
+``min_count`` above 1 it is not: pruning is per shard, before the merge, which is what keeps
+each worker's memory to its own shard's frequent pre-tokens.
 
-**Memory.** With one worker and no pruning, the C core hands the counts back in flat form
+**Memory.** The C core hands the counts back in flat form
 (:class:`~functok.tokenizer.train.PackedPretokenCounts`: the pre-tokens' UTF-8 and arrays of
 counts and ids, no Python object per pre-token or chain), so counting holds about the C table's
-size. A worker holds its shard's distinct pre-tokens and chains; the caller, the merged
-counts (the corpus's distinct pre-tokens, whatever its size: docs/corpus.md measures it) and one
-shard's at a time while adding it. At most :data:`QUEUE_TEXTS` texts wait for each worker.
+size, pruned or not, with any number of workers. A worker holds its shard's distinct pre-tokens
+and chains; the caller, the merged counts (the corpus's distinct pre-tokens, whatever its size:
+docs/corpus.md measures it) and one shard's at a time while adding it. At most :data:`QUEUE_TEXTS`
+texts wait for each worker.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ import multiprocessing
 import queue
 from collections.abc import Iterable
 
-from ..tokenizer.train import CountOptions, PackedPretokenCounts, PretokenCounts, count_texts, count_texts_packed
+from ..tokenizer.train import CountOptions, PackedPretokenCounts, PretokenCounts, add_up_counts, count_texts_packed
 
 __all__ = ["QUEUE_TEXTS", "count_corpus"]
 
@@ -41,17 +44,17 @@ _POLL_SECONDS = 1.0  # how often a wait checks that the workers are alive
 def count_corpus(texts: Iterable[str], options: CountOptions, *, workers: int = 1,
                  min_count: int = 1) -> PretokenCounts | PackedPretokenCounts:
     """The pre-token counts of ``texts`` under ``options``, counted by ``workers`` processes
-    (1: in this one, in flat form where the C core counts: ``PackedPretokenCounts``), each
-    dropping what its shard saw fewer than ``min_count`` times."""
+    (1: in this one), each dropping what its shard saw fewer than ``min_count`` times; in flat
+    form (``PackedPretokenCounts``) where the C core counts."""
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
-    if workers == 1:  # flat, with no Python object per pre-token, where the C core counts and nothing is pruned
-        return count_texts_packed(texts, options) if min_count <= 1 else count_texts(texts, options).pruned(min_count)
+    if workers == 1:
+        return count_texts_packed(texts, options, min_count=min_count)
     return _count_in_processes(texts, options, workers, min_count)
 
 
 def _count_in_processes(texts: Iterable[str], options: CountOptions, workers: int,
-                        min_count: int) -> PretokenCounts:
+                        min_count: int) -> PretokenCounts | PackedPretokenCounts:
     context = multiprocessing.get_context("spawn")  # no fork of a process that may hold threads
     results = context.Queue()
     inboxes = [context.Queue(QUEUE_TEXTS) for _ in range(workers)]
@@ -75,27 +78,29 @@ def _count_in_processes(texts: Iterable[str], options: CountOptions, workers: in
     return merged
 
 
-def _merge_in_rank_order(arriving: Iterable[tuple[int, PretokenCounts]]) -> PretokenCounts:
-    """The shards' counts added in rank order as they arrive (a shard that comes early waits for
-    those before it); each shard is freed once added."""
-    waiting: dict[int, PretokenCounts] = {}
-    merged, next_rank = None, 0
+def _merge_in_rank_order(arriving: Iterable[tuple[int, PretokenCounts | PackedPretokenCounts]]
+                         ) -> PretokenCounts | PackedPretokenCounts:
+    """The shards' counts added up in rank order as they arrive (:func:`_in_rank_order`)."""
+    return add_up_counts(_in_rank_order(arriving))
+
+
+def _in_rank_order(arriving: Iterable[tuple[int, PretokenCounts | PackedPretokenCounts]]
+                   ) -> Iterable[PretokenCounts | PackedPretokenCounts]:
+    """The shards in rank order, each as soon as those before it are there (a shard that comes
+    early waits for them)."""
+    waiting: dict = {}
+    next_rank = 0
     for rank, counts in arriving:
         waiting[rank] = counts
         while next_rank in waiting:
-            shard = waiting.pop(next_rank)
-            if merged is None:
-                merged = shard
-            else:
-                merged.update(shard)
+            yield waiting.pop(next_rank)
             next_rank += 1
-    assert merged is not None and not waiting
-    return merged
+    assert not waiting
 
 
 def _worker(rank: int, inbox, results, options: CountOptions, min_count: int) -> None:
     try:
-        counts = count_texts(iter(inbox.get, None), options).pruned(min_count)
+        counts = count_texts_packed(iter(inbox.get, None), options, min_count=min_count)
     except BaseException as error:  # sent back, raised in the caller
         results.put((rank, error))
         return
@@ -112,7 +117,7 @@ def _put(inbox, item, process) -> None:
                 raise RuntimeError(f"a counting worker stopped (exit code {process.exitcode})") from None
 
 
-def _get(results, processes) -> tuple[int, PretokenCounts]:
+def _get(results, processes) -> tuple[int, PretokenCounts | PackedPretokenCounts]:
     while True:
         try:
             rank, counts = results.get(timeout=_POLL_SECONDS)

@@ -15,7 +15,8 @@
   tokenizer.
 * :class:`PretokenCounter`, training's counting step: each task writes its shard's pre-token
   counts to a file, :func:`merge_counts` adds them up in rank order, and ``Tokenizer.train``
-  trains on the sum (the same tokenizer as ``functok train`` on the same texts).
+  trains on the sum (the same tokenizer as ``functok train`` on the same texts). Both count and
+  add up in the C core's flat form where it is built (no Python dict of pre-tokens).
 
 A pipeline runs on any datatrove executor: ``LocalPipelineExecutor`` (what ``functok tokenize
 --workers N`` uses), ``SlurmPipelineExecutor``, ``RayPipelineExecutor``; docs/corpus.md shows
@@ -45,7 +46,9 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 from ..engine import encode  # the engine's: the C core where it is built
 from ..errors import FormatError
 from ..tokenizer import Tokenizer
-from ..tokenizer.train import CountOptions, PretokenCounts, count_texts
+from ..tokenizer.fusion import ChainTable
+from ..tokenizer.train import (CountOptions, PackedCounts, PackedPretokenCounts, PretokenCounts, add_up_counts,
+                               count_texts_packed, counts_in_core)
 
 __all__ = ["FunctokEncoder", "FunctokDocumentTokenizer", "PretokenCounter", "SPECIAL_TEXT", "merge_counts"]
 
@@ -221,7 +224,7 @@ class PretokenCounter(PipelineStep):
 
     def run(self, data: Any = None, rank: int = 0, world_size: int = 1) -> Any:
         texts = (document.text for document in (data or ()))
-        counts = count_texts(texts, self.options).pruned(self.min_count)
+        counts = count_texts_packed(texts, self.options, min_count=self.min_count)  # flat where the core counts
         self.stat_update("pretokens", value=len(counts.words))
         path = Path(self.output_folder, f"counts-{rank:05d}.jsonl")
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -231,43 +234,98 @@ class PretokenCounter(PipelineStep):
         with open(temporary, "w", encoding="utf-8") as f:
             f.write(json.dumps(header) + "\n")
             f.writelines(json.dumps(["w", word, n], ensure_ascii=False) + "\n" for word, n in counts.words.items())
-            f.writelines(json.dumps(["c", list(chain), n], ensure_ascii=False) + "\n"
-                         for chain, n in (counts.chains or {}).items())
+            f.writelines(json.dumps(["c", chain, n], ensure_ascii=False) + "\n"
+                         for chain, n in _chain_items(counts.chains))
         os.replace(temporary, path)
         return iter(())
 
 
-def merge_counts(folder: str | os.PathLike) -> PretokenCounts:
+def _chain_items(chains: Counter[tuple[str, ...]] | ChainTable | None) -> Iterator[tuple[list[str], int]]:
+    """Each chain as the list of its segments, with its count, in order (from dicts or a table)."""
+    if isinstance(chains, ChainTable):
+        starts, links, segments = chains.chain_starts, chains.chain_segments, chains.segments
+        for k, n in enumerate(chains.counts):
+            yield [segments[j] for j in links[starts[k]:starts[k + 1]]], n
+    elif chains is not None:
+        for chain, n in chains.items():
+            yield list(chain), n
+
+
+MERGE_LINES = 1 << 16  # lines of a count file added up at a time (where the C core adds them)
+
+
+def merge_counts(folder: str | os.PathLike) -> PretokenCounts | PackedPretokenCounts:
     """The sum of the count files a :class:`PretokenCounter` pipeline wrote in ``folder``,
-    added in rank order; ValueError when a task's file is missing or the files disagree."""
+    added in rank order; ValueError, naming the file, when a task's file is missing, the files
+    disagree or one is not well formed. Where the C core is built, each file is read
+    :data:`MERGE_LINES` lines at a time and added up in flat form (no Python object per
+    pre-token is kept: the sum is :class:`~functok.tokenizer.train.PackedPretokenCounts`)."""
     paths = sorted(Path(folder).glob("counts-*.jsonl"))
     if not paths:
         raise ValueError(f"{folder}: no count files (counts-<rank>.jsonl)")
-    merged = None
-    for expected_rank, path in enumerate(paths):
-        shard, header = _read_counts(path)
-        if header["rank"] != expected_rank or header["world_size"] != len(paths):
-            raise ValueError(f"{path}: task {header['rank']} of {header['world_size']}, but {len(paths)} count "
-                             f"files are there: a task's file is missing or left from another run")
-        if merged is None:
-            merged = shard
-        else:
-            merged.update(shard)  # ValueError when the options differ
-    return merged
+    reading = [paths[0]]  # the file being read, to name it in an error the merge raises
+
+    def shards():
+        for expected_rank, path in enumerate(paths):
+            reading[0] = path
+            with open(path, encoding="utf-8") as f:
+                header = _read_header(path, f)
+                if header["rank"] != expected_rank or header["world_size"] != len(paths):
+                    raise ValueError(f"{path}: task {header['rank']} of {header['world_size']}, but {len(paths)} "
+                                     f"count files are there: a task's file is missing or left from another run")
+                yield from _read_shards(path, f, CountOptions(**header["options"]))
+
+    try:
+        return add_up_counts(shards())
+    except (ValueError, OverflowError, TypeError) as error:
+        if str(error).startswith(str(reading[0])):
+            raise
+        raise ValueError(f"{reading[0]}: {error}") from error
 
 
-def _read_counts(path: Path) -> tuple[PretokenCounts, dict]:
-    with open(path, encoding="utf-8") as f:
+def _read_header(path: Path, f) -> dict:
+    try:
         header = json.loads(f.readline())
         if header.get("functok_counts") != COUNTS_FORMAT:
-            raise ValueError(f"{path}: not a functok count file of format {COUNTS_FORMAT}")
-        options = CountOptions(**header["options"])
-        words: Counter[str] = Counter()
-        chains: Counter[tuple[str, ...]] | None = Counter() if options.fuse == "frequent" else None
-        for line in f:
-            kind, key, n = json.loads(line)
-            if kind == "w":
-                words[key] = n
-            elif chains is not None:
-                chains[tuple(key)] = n
-    return PretokenCounts(words, chains, options), header
+            raise ValueError
+        CountOptions(**header["options"])
+        return header
+    except (ValueError, TypeError, KeyError, AttributeError):
+        raise ValueError(f"{path}: not a functok count file of format {COUNTS_FORMAT}") from None
+
+
+def _read_shards(path: Path, f, options: CountOptions) -> Iterator[PretokenCounts | PackedPretokenCounts]:
+    """A count file's lines as shards to add up: :data:`MERGE_LINES` at a time in flat form where
+    the C core is built (else the whole file as dicts)."""
+    frequent, in_core = options.fuse == "frequent", counts_in_core()
+    words: Counter[str] = Counter()
+    chains: Counter[tuple[str, ...]] | None = Counter() if frequent else None
+    for number, line in enumerate(f, 2):
+        kind, key, n = _count_line(path, number, line)
+        if kind == "w":
+            words[key] += n
+        elif chains is not None:
+            chains[tuple(key)] += n
+        if in_core and len(words) + len(chains or ()) >= MERGE_LINES:
+            yield _flat(words, chains, options)
+            words, chains = Counter(), Counter() if frequent else None
+    yield _flat(words, chains, options) if in_core else PretokenCounts(words, chains, options)
+
+
+def _count_line(path: Path, number: int, line: str) -> tuple[str, Any, int]:
+    try:
+        kind, key, n = json.loads(line)
+        if kind not in ("w", "c") or type(n) is not int or not 0 < n < 1 << 64:
+            raise ValueError
+        if kind == "w" and not isinstance(key, str) or kind == "c" and not (
+                isinstance(key, list) and all(isinstance(segment, str) for segment in key)):
+            raise ValueError
+    except (ValueError, TypeError):
+        raise ValueError(f"{path}: line {number} is not [\"w\", pre-token, count] or [\"c\", [segment, ...], "
+                         f"count] with a count from 1 to 2**64 - 1") from None
+    return kind, key, n
+
+
+def _flat(words: Counter[str], chains: Counter[tuple[str, ...]] | None, options: CountOptions) -> PackedPretokenCounts:
+    """A batch of a count file's lines in the flat form the C core adds up."""
+    return PackedPretokenCounts(PackedCounts(words), None if chains is None else ChainTable(chains), options)

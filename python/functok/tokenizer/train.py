@@ -30,6 +30,8 @@ import json
 import os
 import pickle
 import re
+import tempfile
+import warnings
 from array import array
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -47,9 +49,10 @@ from .fusion import ChainCounter, ChainTable, add_fusion_merges
 from .memory import release_freed_memory
 
 __all__ = ["CountOptions", "Corpus", "DEFAULT_FUSE", "DEFAULT_PROFILE", "MAX_MIN_FREQUENCY", "MAX_TRAINING_PRETOKEN",
-           "MAX_VOCAB_SIZE", "PackedCounts", "PackedPretokenCounts", "PretokenCounts", "bounded_chains", "bounded_counts", "check_training_options",
-           "count_texts", "count_texts_packed", "train_bpe",
-           "train_counts", "with_byte_tokens"]
+           "MAX_VOCAB_SIZE", "PackedCounts", "PackedPretokenCounts", "PretokenCounts", "SpilledCounts", "add_up_counts",
+           "bounded_chains", "bounded_counts", "check_training_options", "count_texts", "count_texts_packed",
+           "counts_in_core",
+           "train_bpe", "train_counts", "with_byte_tokens"]
 
 Corpus = str | os.PathLike | Sequence[str | os.PathLike] | Iterable[str]
 """A path, a list/tuple of paths (read as UTF-8), or any other iterable of texts. ``train_bpe``
@@ -96,21 +99,23 @@ def train_bpe(
         words, chains = count_texts_packed(_texts(corpus), options).take()
     words = bounded_counts(words)
     alphabet = kept_alphabet(words, room if limit_alphabet is None else min(limit_alphabet, room))
-    # While the trainer runs (its own tables are the peak of the process), the counts wait in
-    # flat form: a Python object per pre-token and per chain cost several times their text.
+    # While the trainer runs, its own tables are the peak of the process; the counts, which the
+    # fusion step reads afterwards, wait in an anonymous temporary file (SpilledCounts), and the
+    # trainer's texts stream from it: held in memory, flat, they were some 110 MB on 407 MB of code.
     packed = words if isinstance(words, PackedCounts) else PackedCounts(words)
-    # The chains wait pickled in the fusion step's own flat form (the Counter of tuples, pickled,
-    # cost the step a Python tuple and a str per segment again when it was read back).
-    packed_chains = None if chains is None else pickle.dumps(_bounded_table(chains), pickle.HIGHEST_PROTOCOL)
+    table = None if chains is None else _bounded_table(chains)
     del words, chains
-    gc.collect()  # the counting left cycles behind (some 30 MB on 20 MB of code)
-    release_freed_memory()
-    trained = train_counts(packed, vocab_size - 256, alphabet=alphabet, min_frequency=min_frequency,
-                           special_tokens=special_tokens, show_progress=show_progress)
-    release_freed_memory()
-    if packed_chains is not None:  # the fusion step reads the pre-tokens' counts in one pass: packed
-        chain_table = pickle.loads(packed_chains)
-        del packed_chains
+    with _Spill(packed, table) as spilled:
+        del packed, table
+        gc.collect()  # the counting left cycles behind (some 30 MB on 20 MB of code)
+        release_freed_memory()
+        trained = train_counts(spilled.counts, vocab_size - 256, alphabet=alphabet, min_frequency=min_frequency,
+                               special_tokens=special_tokens, show_progress=show_progress)
+        release_freed_memory()
+        packed = chain_table = None
+        if spilled.has_chains:  # the fusion step reads the pre-tokens' counts twice: back in memory
+            packed, chain_table = spilled.counts.loaded(), spilled.chain_table()
+    if chain_table is not None:
         trained = add_fusion_merges(trained, packed, chain_table, vocab_size, min_frequency=min_frequency,
                                     compiled=seam.fusion_merges)
     return with_byte_tokens(trained, special_tokens)
@@ -147,6 +152,10 @@ class PackedCounts:
     def __len__(self) -> int:
         return len(self.counts)
 
+    def loaded(self) -> PackedCounts:
+        """These counts in memory (they are: see :meth:`SpilledCounts.loaded`)."""
+        return self
+
     def items(self) -> Iterator[tuple[str, int]]:
         cut = self.separator.encode("utf-8")
         start = 0
@@ -155,6 +164,105 @@ class PackedCounts:
             end = len(self.data) if end < 0 else end
             yield self.data[start:end].decode("utf-8", "surrogatepass"), n
             start = end + len(cut)
+
+
+class SpilledCounts:
+    """:class:`PackedCounts` written to a file (its counts, then its UTF-8) and read from there:
+    :meth:`items` streams them a block at a time, :meth:`loaded` reads them back whole. The file
+    is the caller's to close (:class:`_Spill`)."""
+
+    BLOCK = 1 << 20  # bytes read at a time (a multiple of 8: whole counts)
+
+    def __init__(self, packed: PackedCounts, file) -> None:
+        self.separator, self.longest, self.characters = packed.separator, packed.longest, packed.characters
+        self._file, self._length = file, len(packed.counts)
+        self._counts_at = file.tell()
+        file.write(packed.counts)  # in this machine's byte order: only this process reads it back
+        self._data_at = file.tell()
+        file.write(packed.data)
+        self._end = file.tell()
+        file.flush()  # items() reads with os.pread, below the file object's buffer
+
+    def __len__(self) -> int:
+        return self._length
+
+    def items(self) -> Iterator[tuple[str, int]]:
+        return zip(self._keys(), self._counts()) if self._length else iter(())
+
+    def loaded(self) -> PackedCounts:
+        """The counts back in memory, as :class:`PackedCounts`."""
+        return PackedCounts.from_core(self.separator, self._read(self._data_at, self._end),
+                                      self._read(self._counts_at, self._data_at), self.longest, self.characters)
+
+    def _keys(self) -> Iterator[str]:
+        cut = self.separator.encode("utf-8")
+        tail = b""
+        for block in self._blocks(self._data_at, self._end):
+            pieces = (tail + block).split(cut)  # a separator cut by the block's end stays in the tail
+            tail = pieces.pop()
+            for piece in pieces:
+                yield piece.decode("utf-8", "surrogatepass")
+        yield tail.decode("utf-8", "surrogatepass")
+
+    def _counts(self) -> Iterator[int]:
+        for block in self._blocks(self._counts_at, self._data_at):
+            yield from array("Q", block)
+
+    def _blocks(self, start: int, end: int) -> Iterator[bytes]:
+        for at in range(start, end, self.BLOCK):
+            yield self._read(at, min(end, at + self.BLOCK))
+
+    def _read(self, start: int, end: int) -> bytes:
+        parts = []
+        while start < end:
+            part = os.pread(self._file.fileno(), end - start, start)
+            if not part:
+                raise OSError(f"the temporary file of the counts ends at byte {start}, before {end}")
+            parts.append(part)
+            start += len(part)
+        return b"".join(parts)
+
+
+class _Spill:
+    """What waits while the trainer runs: the pre-tokens' counts (``counts``) and the chains'
+    table. They go to an anonymous temporary file (``tempfile.TemporaryFile`` in the system's
+    temporary folder: no name on disk, so it is gone when closed or when the process ends, however
+    it ends); where that folder cannot take them (missing, read-only, full), they stay in memory,
+    with a warning. Use it in a ``with`` block: the file is closed on the way out, error or not."""
+
+    def __init__(self, packed: PackedCounts, table: ChainTable | None) -> None:
+        self.has_chains = table is not None
+        self._file = None
+        try:
+            self._file = tempfile.TemporaryFile(prefix="functok-counts-")
+            self.counts: PackedCounts | SpilledCounts = SpilledCounts(packed, self._file)
+            self._chains_at = self._file.tell()
+            if table is not None:  # pickled: its segments' strings and flat arrays, no object per chain
+                pickle.dump(table, self._file, pickle.HIGHEST_PROTOCOL)
+                self._file.flush()
+            self._table = None
+        except OSError as error:
+            self.close()
+            self.counts, self._table = packed, table
+            warnings.warn(f"training holds its counts in memory: the temporary folder cannot take them ({error})",
+                          RuntimeWarning, stacklevel=2)
+
+    def chain_table(self) -> ChainTable | None:
+        if self._file is None or not self.has_chains:
+            return self._table
+        self._file.seek(self._chains_at)
+        return pickle.load(self._file)
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def __enter__(self) -> _Spill:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 @dataclass(frozen=True)
@@ -228,15 +336,62 @@ class PackedPretokenCounts:
         return words, chains
 
 
-def count_texts_packed(texts: Iterable[str], options: CountOptions) -> PretokenCounts | PackedPretokenCounts:
-    """:func:`count_texts`, in flat form where the C core counts (else as :func:`count_texts`)."""
+def count_texts_packed(texts: Iterable[str], options: CountOptions, *, min_count: int = 1
+                       ) -> PretokenCounts | PackedPretokenCounts:
+    """:func:`count_texts`, without what was counted fewer than ``min_count`` times, in flat form
+    where the C core counts (else as :func:`count_texts` and :meth:`PretokenCounts.pruned`)."""
     if native is None:
-        return count_texts(texts, options)
+        return count_texts(texts, options).pruned(min_count)
     frequent = options.fuse == "frequent"
     arguments = native_arguments("", normalize=options.normalize, splitter=options.splitter,
                                  profile=options.profile)[1:]
-    words, chains = native.count_pretokens_packed(texts, *arguments, FUSE_MODES.index("none" if frequent else
-                                                                                      options.fuse), frequent)
+    fuse = FUSE_MODES.index("none" if frequent else options.fuse)
+    return _from_core(native.count_pretokens_packed(texts, *arguments, fuse, frequent, max(1, min_count)), options)
+
+
+def counts_in_core() -> bool:
+    """Whether the C core counts (and adds up) pre-tokens here, in flat form."""
+    return native is not None
+
+
+def add_up_counts(shards: Iterable[PretokenCounts | PackedPretokenCounts]) -> PretokenCounts | PackedPretokenCounts:
+    """The sum of shards' counts, added in the order given (keys in the order first seen, shard
+    after shard), each shard freed once added. Flat shards (the C core's) are added in the C core,
+    with no Python object per pre-token or chain; ValueError where the shards' options differ."""
+    shards = iter(shards)
+    first = next(shards, None)
+    if first is None:
+        raise ValueError("no counts to add up")
+    options = first.options
+
+    def same_options(shard):
+        if shard.options != options:
+            raise ValueError(f"cannot add counts made with {shard.options} to counts made with {options}")
+        return shard
+
+    if isinstance(first, PretokenCounts):
+        for shard in shards:
+            first.update(same_options(shard))
+        if max(first.words.values(), default=0) > MAX_MIN_FREQUENCY or (
+                first.chains and max(first.chains.values()) > MAX_MIN_FREQUENCY):
+            raise OverflowError("a count passes 2**64 - 1 in the merge")  # as the C core's merge says
+        return first
+    frequent = first.chains is not None
+
+    def flat(shard):  # each shard's words and chains as the C core's merge reads them, then let go
+        words, table = same_options(shard).take()
+        chains = None if table is None else (table.segments, table.chain_segments, table.chain_starts, table.counts)
+        return (words.separator, words.data, words.counts), chains
+
+    def flat_shards():
+        yield flat(first)
+        yield from map(flat, shards)
+
+    return _from_core(native.merge_packed_counts(flat_shards(), frequent), options)
+
+
+def _from_core(packed: tuple, options: CountOptions) -> PackedPretokenCounts:
+    words, chains = packed
     return PackedPretokenCounts(PackedCounts.from_core(*words), None if chains is None else ChainTable.from_core(*chains),
                                 options)
 
@@ -346,7 +501,8 @@ def _runs(chain: tuple[str, ...], limit: int) -> Iterator[tuple[str, ...]]:
         yield tuple(run)
 
 
-def train_counts(counts: Counter[str] | PackedCounts, trainer_size: int, *, alphabet: list[str] | None = None,
+def train_counts(counts: Counter[str] | PackedCounts | SpilledCounts, trainer_size: int, *,
+                 alphabet: list[str] | None = None,
                  min_frequency: int = 0, special_tokens: Sequence[str] = (),
                  show_progress: bool = False, byte_fallback: bool = True) -> dict:
     """Hugging Face's ``BpeTrainer`` on pre-token counts, to ``trainer_size`` entries (special
@@ -370,7 +526,7 @@ def train_counts(counts: Counter[str] | PackedCounts, trainer_size: int, *, alph
         **({} if alphabet is None else {"initial_alphabet": alphabet, "limit_alphabet": len(alphabet)}),
     )
     hf = HFTokenizer(models.BPE(byte_fallback=byte_fallback))  # no normalizer
-    separator = counts.separator if isinstance(counts, PackedCounts) else _separator(counts)
+    separator = counts.separator if isinstance(counts, (PackedCounts, SpilledCounts)) else _separator(counts)
     # Each sequence is many pre-tokens joined by a character none of them holds, which the
     # pre-tokenizer cuts out again: the trainer counts exactly the same words. One pre-token per
     # sequence cost the trainer a sequence's overhead (a string taken from Python, a normalized
@@ -388,7 +544,8 @@ def _separator(counts: Counter[str]) -> str:
     return next(chr(c) for c in range(1, 0x110000) if chr(c) not in present and not 0xD800 <= c <= 0xDFFF)
 
 
-def separated_texts(counts: Counter[str] | PackedCounts, separator: str, size: int = 1 << 14) -> Iterator[str]:
+def separated_texts(counts: Counter[str] | PackedCounts | SpilledCounts, separator: str,
+                    size: int = 1 << 14) -> Iterator[str]:
     """Each pre-token as often as it occurred, joined by ``separator`` into texts of about
     ``size`` code points (a frequent pre-token's run cut across several), in ``counts``' order.
 
@@ -454,6 +611,8 @@ def pure_pretoken_counts(texts: Iterable[str], normalize, splitter, fuse: str, p
     """:func:`_pretoken_counts` in Python: the reference that the C core's counts match."""
     counts: Counter[str] = Counter()
     for text in texts:
+        if not isinstance(text, str):  # the C core's words, so that both paths say the same
+            raise TypeError(f"expected texts (str), got {type(text).__name__}")
         found = codec_pretokens(text, normalize=normalize, splitter=splitter, fuse=fuse, profile=profile)
         counts.update(found)
         if chains is not None:
