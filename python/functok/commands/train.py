@@ -200,11 +200,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(func=run)
 
 
-HELP = "train a functok tokenizer on .txt/.jsonl(.gz) files and folders"
+HELP = "train a functok tokenizer on .txt/.jsonl(.gz), .parquet and .arrow files and folders"
 
 
 DESCRIPTION = """Train a functok tokenizer (Tokenizer.train) on .txt and .jsonl files, their .gz
-forms and folders of them, streamed with flat memory. Bad input stops the run with exit status 2,
+forms, .parquet and .arrow tables and folders of them, streamed with flat memory. Bad input stops the run with exit status 2,
 naming the file and byte offset (or line), unless --skip-bad skips and counts it. Lines over
 --max-line-chars are skipped and counted; pre-tokens over 1,000 code points are cut for counting
 (training time stays linear in a line's length). --out must not be a corpus file. Options left
