@@ -167,6 +167,7 @@ def test_executor_ray_without_ray_is_exit_2(tmp_path, capsys, monkeypatch):
 @pytest.mark.parametrize("case, names", [
     ("no --counts", ["--executor ray needs --counts DIR", "every node"]),
     ("--counts without ray", ["--counts is for --executor ray"]),
+    ("--tasks without ray", ["--tasks is for --executor ray"]),
     ("--counts in the corpus", ["--counts", "is in the corpus folder", "outside it"]),
     ("the corpus in --counts", ["is in the output folder", "never reads its own output"]),
     ("--counts a file", ["--counts", "a file of that name exists; --counts names a folder"]),
@@ -186,6 +187,7 @@ def test_the_counts_folder_is_checked_before_counting(tmp_path, capsys, monkeypa
         counts.mkdir()
         (counts / "notes.txt").write_text("mine", encoding="utf-8")
     args = {"no --counts": ["--executor", "ray"], "--counts without ray": ["--counts", str(counts)],
+            "--tasks without ray": ["--tasks", "4"],
             "--tasks 0": ["--executor", "ray", "--counts", str(counts), "--tasks", "0"]}.get(
         case, ["--executor", "ray", "--counts", str(counts)])
     assert train("--corpus", str(folder), "--out", str(tmp_path / "t.json"), *args) == 2

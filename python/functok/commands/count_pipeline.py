@@ -26,7 +26,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from ..tokenizer.train import CountOptions
-from .corpus import DEFAULT_MAX_LINE, CorpusReader
+from .corpus import DEFAULT_MAX_LINE, CorpusReader, total_bytes
 from .tokenize_pipeline import CorpusShardReader
 
 __all__ = ["count_pipeline", "run_counting"]
@@ -53,15 +53,16 @@ def count_pipeline(paths: list[str], out: str, options: CountOptions | None = No
 
 def run_counting(files: list[Path], counts: Path, options: CountOptions, *, executor: str, tasks: int,
                  workers: int, min_count: int = 1, field: str = "text", skip_bad: bool = False,
-                 max_line: int | None = DEFAULT_MAX_LINE, ray_address: str | None = None) -> dict[int, dict]:
+                 max_line: int | None = DEFAULT_MAX_LINE, ray_address: str | None = None,
+                 progress: bool = False) -> dict[int, dict]:
     """``functok train --executor ray``'s counting: claim the folder ``counts`` (or resume the
     run it holds: finished tasks are not run again), run the counting pipeline's tasks over
-    ``files`` on the executor named, and raise the bad input a task stopped at. Returns what each
+    ``files`` on the executor named (``progress``: a bar over the bytes the tasks have read),
+    and raise the bad input a task stopped at. Returns what each
     task read (``files_read``, ``documents``, ``characters``, ``skipped``), by rank; the counts
     are in ``counts``, for :func:`~functok.integrations.datatrove.merge_counts`."""
-    from loguru import logger
-
-    from .executors import claim_folder, raise_failed, run_identity, run_pipeline
+    from .corpus_cli import ByteProgress
+    from .executors import claim_folder, raise_failed, run_identity, run_watched
     from .tokenize_pipeline import read_records
 
     how = {"options": asdict(options), "min_count": min_count, "tasks": tasks, "field": field,
@@ -70,12 +71,9 @@ def run_counting(files: list[Path], counts: Path, options: CountOptions, *, exec
                  differs="a different corpus or counting options")
     pipeline = count_pipeline([os.fsdecode(f) for f in files], os.fsdecode(counts), options, field=field,
                               skip_bad=skip_bad, min_count=min_count, max_line=max_line)
-    logger.disable("datatrove")  # the tasks' log lines go to counts/logs
-    try:
-        run_pipeline(pipeline, executor, tasks=tasks, workers=min(workers, tasks), logging_dir=str(counts / "logs"),
-                     ray_address=ray_address)
-    finally:
-        logger.enable("datatrove")
+    bar = ByteProgress(total_bytes(files), "counting", progress) if progress else None
+    run_watched(pipeline, executor, tasks=tasks, workers=min(workers, tasks), logging_dir=str(counts / "logs"),
+                ray_address=ray_address, bar=bar)
     records = counts / "logs" / "functok"
     raise_failed(records, tasks)
     return read_records(records, "read")

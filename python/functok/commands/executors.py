@@ -11,12 +11,15 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
 from pathlib import Path
 
 from ..chunks import InputError
 from .corpus import shown
+from .corpus_cli import ByteProgress
 
-__all__ = ["PipelineError", "claim_folder", "default_tasks", "raise_failed", "run_identity", "run_pipeline"]
+__all__ = ["PipelineError", "claim_folder", "default_tasks", "raise_failed", "run_identity", "run_pipeline",
+           "run_watched"]
 
 MIN_DEFAULT_TASKS, MAX_DEFAULT_TASKS = 16, 64
 
@@ -62,6 +65,40 @@ def run_pipeline(pipeline: list, executor: str, *, tasks: int, workers: int, log
     finally:
         if started:
             ray.shutdown()
+
+
+def run_watched(pipeline: list, executor: str, *, tasks: int, workers: int, logging_dir: str,
+                ray_address: str | None, bar: ByteProgress | None) -> None:
+    """:func:`run_pipeline` with datatrove's log lines kept off the terminal (they go to
+    ``logging_dir``), and ``bar`` (None: no bar) moved by the tasks' progress notes as they run,
+    then closed."""
+    from loguru import logger
+
+    watching = _watch(Path(logging_dir) / "functok", bar) if bar else None
+    logger.disable("datatrove")  # the tasks' log lines go to logging_dir; the terminal has the bar
+    try:
+        run_pipeline(pipeline, executor, tasks=tasks, workers=workers, logging_dir=logging_dir,
+                     ray_address=ray_address)
+    finally:
+        logger.enable("datatrove")
+        if watching:
+            watching.set()
+        if bar:
+            bar.close()
+
+
+def _watch(records: Path, bar: ByteProgress) -> threading.Event:
+    """Move ``bar`` from the tasks' progress notes until the returned event is set."""
+    from .tokenize_pipeline import read_records
+
+    stop = threading.Event()
+
+    def poll() -> None:
+        while not stop.wait(0.5):
+            bar.to(sum(note.get("bytes", 0) for note in read_records(records, "progress").values()))
+
+    threading.Thread(target=poll, daemon=True).start()
+    return stop
 
 
 def raise_failed(records: Path, tasks: int) -> None:

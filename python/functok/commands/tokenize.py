@@ -30,7 +30,6 @@ import hashlib
 import json
 import os
 import sys
-import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -40,7 +39,7 @@ from . import command_functions
 from .corpus import CorpusReader, shown, total_bytes
 from .corpus_cli import ByteProgress, add_corpus_options, skipped_summary
 from .executors import (MAX_DEFAULT_TASKS, MIN_DEFAULT_TASKS, PipelineError, claim_folder, default_tasks, raise_failed,
-                        run_identity, run_pipeline)
+                        run_identity, run_watched)
 
 __all__ = ["add_command", "default_tasks", "tokenize_corpus"]
 
@@ -85,18 +84,9 @@ def tokenize_corpus(paths: list[str], tokenizer_file: Path, out: Path, *, worker
                                segmentation=segmentation, special_text=special_text, field=field,
                                skip_bad=skip_bad, threads=threads)
     started = time.monotonic()
-    bar = ByteProgress(total_bytes(files), "tokenizing", progress)
-    watching = _watch(records, bar) if progress else None
-    from loguru import logger
-    logger.disable("datatrove")  # the tasks' log lines go to out/logs; the terminal has the bar
-    try:
-        run_pipeline(pipeline, executor, tasks=tasks, workers=min(workers, tasks), logging_dir=str(out / "logs"),
-                     ray_address=ray_address)
-    finally:
-        logger.enable("datatrove")
-        if watching:
-            watching.set()
-        bar.close()
+    bar = ByteProgress(total_bytes(files), "tokenizing", progress) if progress else None
+    run_watched(pipeline, executor, tasks=tasks, workers=min(workers, tasks), logging_dir=str(out / "logs"),
+                ray_address=ray_address, bar=bar)
     raise_failed(records, tasks)
     seconds = time.monotonic() - started
     manifest = _manifest(out, files, listing.skipped, read_records(records, "read"), tasks)
@@ -112,20 +102,6 @@ def tokenize_corpus(paths: list[str], tokenizer_file: Path, out: Path, *, worker
     (out / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     manifest["seconds"] = seconds  # for the summary line; not in the file, which stays deterministic
     return manifest
-
-
-def _watch(records: Path, bar: ByteProgress) -> threading.Event:
-    """Move ``bar`` from the tasks' progress notes until the returned event is set."""
-    from .tokenize_pipeline import read_records
-
-    stop = threading.Event()
-
-    def poll() -> None:
-        while not stop.wait(0.5):
-            bar.to(sum(note.get("bytes", 0) for note in read_records(records, "progress").values()))
-
-    threading.Thread(target=poll, daemon=True).start()
-    return stop
 
 
 def _manifest(out: Path, files: list[Path], listing_skips: list[dict], reads: dict[int, dict], tasks: int) -> dict:

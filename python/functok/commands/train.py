@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     if args.workers is None:  # tokenize's default on a cluster; one process here
         args.workers = (os.cpu_count() or 1) if args.executor == "ray" else 1
     options = train_options(args)
-    problem = _bad_option(args, options) or _bad_counts_folder(args)
+    problem = _bad_option(args, options) or _bad_executor_options(args)
     if problem:
         return _fail(problem)
     counts_folder = [args.counts] if args.counts else []  # never corpus: a corpus path in it is refused
@@ -139,7 +139,7 @@ def _count_on_ray(args: argparse.Namespace, reader: CorpusReader, files: list[Pa
     reads = run_counting(files, Path(args.counts), count_options(options), executor="ray",
                          tasks=args.tasks or default_tasks(len(files)), workers=args.workers,
                          min_count=args.min_count, field=args.field, skip_bad=args.skip_bad,
-                         max_line=args.max_line_chars, ray_address=args.ray_address)
+                         max_line=args.max_line_chars, ray_address=args.ray_address, progress=args.progress)
     skipped = list(reader.skipped)  # the listing's, then each task's in rank order
     for rank in sorted(reads):
         skipped += reads[rank].get("skipped", [])
@@ -201,10 +201,13 @@ _OPTION_NAMES = {"vocab_size": "--vocab-size", "min_frequency": "--min-frequency
                  "limit_alphabet": "--limit-alphabet", "special_tokens": "--special-token"}
 
 
-def _bad_counts_folder(args: argparse.Namespace) -> str | None:
-    """What is wrong with ``--counts`` for the executor chosen, or None: checked before reading."""
+def _bad_executor_options(args: argparse.Namespace) -> str | None:
+    """What is wrong with ``--counts``, ``--tasks`` and ``--ray-address`` for the executor
+    chosen, or None: checked before reading."""
     if args.executor != "ray":
-        return "--counts is for --executor ray (on this machine the counts stay in memory)" if args.counts else None
+        given = [name for name, value in (("--counts", args.counts), ("--tasks", args.tasks),
+                                          ("--ray-address", args.ray_address)) if value is not None]
+        return f"{given[0]} is for --executor ray (here the counts stay in memory)" if given else None
     if args.tasks is not None and args.tasks < 1:
         return "--tasks must be at least 1"
     if not args.counts:
