@@ -43,7 +43,8 @@ COMMANDS: dict[str, Command] = {
                        "vocabulary at merge exhaustion and chars/token, baseline vs Functionalizer"),
     "docs": Command("functok.commands.docs",
                     "preview the documentation site (mkdocs serve), or build it with --build"),
-    "train": Command("functok.commands.train", "train a functok tokenizer on .txt/.jsonl(.gz) files and folders"),
+    "train": Command("functok.commands.train",
+                     "train a functok tokenizer on .txt/.jsonl(.gz), .parquet and .arrow files and folders"),
     "tokenize": Command("functok.commands.tokenize",
                         "tokenize a corpus into datatrove token shards, on all cores (needs functok[corpus])"),
 }

@@ -151,3 +151,46 @@ def test_a_long_line_in_a_text_file_skips_its_chunk_named(tmp_path, capsys):
     assert train("--corpus", str(folder), "--out", str(tmp_path / "t.json"), "--max-line-chars", "20") == 0
     err = capsys.readouterr().err
     assert f"skipped 1 (a line over 20 code points), e.g. {folder / 'a.txt'} (the chunk from code point 0)" in err
+
+
+def test_executor_ray_without_ray_is_exit_2(tmp_path, capsys, monkeypatch):
+    """`import ray` fails here whether Ray is installed or not (None in sys.modules blocks it);
+    tests/integrations/test_ray.py trains on a Ray cluster."""
+    pytest.importorskip("datatrove")
+    monkeypatch.setitem(sys.modules, "ray", None)
+    assert train("--corpus", str(corpus(tmp_path / "c")), "--out", str(tmp_path / "t.json"), "--executor", "ray",
+                 "--counts", str(tmp_path / "counts")) == 2
+    one_line_refusal(capsys.readouterr().err, "--executor ray needs Ray: pip install ray")
+    assert not (tmp_path / "t.json").exists()
+
+
+@pytest.mark.parametrize("case, names", [
+    ("no --counts", ["--executor ray needs --counts DIR", "every node"]),
+    ("--counts without ray", ["--counts is for --executor ray"]),
+    ("--tasks without ray", ["--tasks is for --executor ray"]),
+    ("--counts in the corpus", ["--counts", "is in the corpus folder", "outside it"]),
+    ("the corpus in --counts", ["is in the output folder", "never reads its own output"]),
+    ("--counts a file", ["--counts", "a file of that name exists; --counts names a folder"]),
+    ("--counts holding other files", ["--counts", "not empty and holds no functok train run"]),
+    ("--tasks 0", ["--tasks must be at least 1"]),
+])
+def test_the_counts_folder_is_checked_before_counting(tmp_path, capsys, monkeypatch, case, names):
+    """Each refusal comes before any counting, so without Ray too (blocked here)."""
+    pytest.importorskip("datatrove")
+    monkeypatch.setitem(sys.modules, "ray", None)
+    folder = corpus(tmp_path / "c")
+    counts = {"--counts in the corpus": folder / "counts", "the corpus in --counts": tmp_path}.get(
+        case, tmp_path / "counts")
+    if case == "--counts a file":
+        counts.write_text("not a folder", encoding="utf-8")
+    if case == "--counts holding other files":
+        counts.mkdir()
+        (counts / "notes.txt").write_text("mine", encoding="utf-8")
+    args = {"no --counts": ["--executor", "ray"], "--counts without ray": ["--counts", str(counts)],
+            "--tasks without ray": ["--tasks", "4"],
+            "--tasks 0": ["--executor", "ray", "--counts", str(counts), "--tasks", "0"]}.get(
+        case, ["--executor", "ray", "--counts", str(counts)])
+    assert train("--corpus", str(folder), "--out", str(tmp_path / "t.json"), *args) == 2
+    one_line_refusal(capsys.readouterr().err, *names)
+    assert not (tmp_path / "t.json").exists()
+    assert case in ("--counts a file", "--counts holding other files") or not (tmp_path / "counts").exists()

@@ -1,7 +1,8 @@
 """``functok tokenize --executor ray`` on a local Ray cluster: datatrove's
 ``RayPipelineExecutor`` runs the same pipeline as the local executor, and the shards are the same,
 byte for byte; bad input stops it with exit status 2, named, as on one machine. And ``functok
-train``'s counting pipeline on Ray: the same count files, and the same trained file.
+train``'s counting pipeline on Ray: the same count files, and the same trained file, from Python
+and from ``functok train --executor ray``.
 
 Ray is installed only in scripts/test.sh's ray lane (its own venv), so that no other test depends
 on it. Without Ray these tests are skipped, unless ``FUNCTOK_REQUIRE_RAY=1`` (the lane sets it):
@@ -116,6 +117,56 @@ def test_counting_on_ray_gives_the_local_counts(corpus, tmp_path):
                  "--out", str(tmp_path / "cli.json")]) == 0
     trained = Tokenizer.train(merge_counts(tmp_path / "counts-ray"), vocab_size=320, show_progress=False)
     assert trained.to_str() == (tmp_path / "cli.json").read_text(encoding="utf-8")
+
+
+def train(corpus_folder: Path, out: Path, *args: str) -> int:
+    return main(["train", "--no-progress", "--vocab-size", "320", "--corpus", str(corpus_folder), "--field", "body",
+                 "--out", str(out), *args])
+
+
+def summary(out: str) -> list[str]:
+    """functok train's summary line but the file's name and the time."""
+    return out.split(": ", 1)[1].split("; ")[:2]
+
+
+def test_train_on_ray_gives_plain_trains_file(tmp_path, capsys):
+    """`functok train --executor ray`: the counting pipeline's tasks on the cluster (the module's,
+    as under RAY_ADDRESS), merged here: the file plain `functok train` writes, byte for byte, on
+    a .jsonl, a .parquet and a .txt whose records keep their text in --field body. A rerun with
+    the same --counts resumes the finished run: it counts nothing again and trains the same."""
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    (folder / "a.jsonl").write_text("".join(json.dumps({"body": t}) + "\n" for t in TEXTS[:25]), encoding="utf-8")
+    pq.write_table(pa.table({"body": TEXTS[25:59]}), folder / "b.parquet", row_group_size=10)
+    (folder / "c.txt").write_text(TEXTS[59], encoding="utf-8")
+    counts = tmp_path / "counts"
+    assert train(folder, tmp_path / "plain.json") == 0
+    plain_summary = summary(capsys.readouterr().out)
+    assert train(folder, tmp_path / "on-ray.json", "--executor", "ray", "--counts", str(counts), "--tasks", "3",
+                 "--workers", "2") == 0
+    assert summary(capsys.readouterr().out) == plain_summary
+    assert plain_summary == ["320 tokens, trained on 60 documents (4,160 code points) from 3 files", "0 skipped"]
+    assert (tmp_path / "on-ray.json").read_bytes() == (tmp_path / "plain.json").read_bytes()
+    assert sorted(p.name for p in counts.glob("counts-*.jsonl")) == [f"counts-0000{r}.jsonl" for r in range(3)]
+    finished = {p: p.stat().st_mtime_ns for p in counts.glob("counts-*.jsonl")}
+    assert train(folder, tmp_path / "again.json", "--executor", "ray", "--counts", str(counts), "--tasks", "3",
+                 "--workers", "2") == 0
+    assert (tmp_path / "again.json").read_bytes() == (tmp_path / "plain.json").read_bytes()
+    assert {p: p.stat().st_mtime_ns for p in counts.glob("counts-*.jsonl")} == finished
+
+
+def test_train_on_ray_refuses_bad_input_and_a_missing_counts_folder(tmp_path, capsys):
+    folder = tmp_path / "bad"
+    folder.mkdir()
+    (folder / "a.jsonl").write_text(json.dumps({"body": TEXTS[0]}) + "\n" + '{"text": 1}\n', encoding="utf-8")
+    assert train(folder, tmp_path / "t.json", "--executor", "ray", "--counts", str(tmp_path / "counts"),
+                 "--tasks", "2") == 2
+    err = capsys.readouterr().err
+    assert "a.jsonl:2: no field 'body'" in err and "Traceback" not in err
+    assert train(folder, tmp_path / "t.json", "--executor", "ray") == 2
+    err = capsys.readouterr().err
+    assert "--executor ray needs --counts DIR" in err and "Traceback" not in err
+    assert not (tmp_path / "t.json").exists()
 
 
 def test_an_address_where_nothing_answers_is_refused_at_once():

@@ -30,7 +30,6 @@ import hashlib
 import json
 import os
 import sys
-import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -39,43 +38,19 @@ from ..chunks import InputError
 from . import command_functions
 from .corpus import CorpusReader, shown, total_bytes
 from .corpus_cli import ByteProgress, add_corpus_options, skipped_summary
+from .executors import (MAX_DEFAULT_TASKS, MIN_DEFAULT_TASKS, PipelineError, claim_folder, default_tasks, raise_failed,
+                        run_identity, run_watched)
 
 __all__ = ["add_command", "default_tasks", "tokenize_corpus"]
 
 EXIT_BAD_INPUT = 2
-MIN_DEFAULT_TASKS, MAX_DEFAULT_TASKS = 16, 64
-# Workers start by fork on Linux: a second, where datatrove's forkserver takes four on a small
-# run (each worker imports datatrove anew); elsewhere fork is unsafe (macOS) or missing (Windows).
-START_METHOD = "fork" if sys.platform == "linux" else "spawn"
 MAX_LISTED_SKIPS = 10_000  # manifest.json lists this many skips; the counts cover them all
-
-
-class TokenizeError(Exception):
-    """A run that cannot start or go on; the command prints it and exits with status 2."""
-
-
-def default_tasks(files: int) -> int:
-    """One task per file, at least 16 and at most 64: enough tasks for the workers to share out
-    evenly (with fewer files than tasks, the tasks share the files' records), and a number that
-    does not depend on --workers, so neither do the shards."""
-    return max(MIN_DEFAULT_TASKS, min(files, MAX_DEFAULT_TASKS))
+TokenizeError = PipelineError  # a run that cannot start or go on: the command prints it and exits 2
 
 
 def sha256_of(path: Path) -> str:
     with open(path, "rb") as f:
         return hashlib.file_digest(f, "sha256").hexdigest()
-
-
-def _run_identity(files: list[Path], tokenizer_sha: str, options: dict) -> dict:
-    """What a run reads and how: a rerun into the same folder resumes only if this is equal."""
-    listed = []
-    for f in files:
-        try:
-            st = f.stat()
-            listed.append([shown(f), st.st_size, st.st_mtime_ns])
-        except OSError:
-            listed.append([shown(f), None, None])
-    return {"tokenizer_sha256": tokenizer_sha, "options": options, "files": listed}
 
 
 def tokenize_corpus(paths: list[str], tokenizer_file: Path, out: Path, *, workers: int, tasks: int | None = None,
@@ -102,25 +77,17 @@ def tokenize_corpus(paths: list[str], tokenizer_file: Path, out: Path, *, worker
     options = {"segmentation": segmentation, "eos": eos, "eos_id": eos_id, "special_text": special_text,
                "field": field, "skip_bad": skip_bad, "tasks": tasks}
     tokenizer_sha = sha256_of(tokenizer_file)
-    _claim(out, _run_identity(files, tokenizer_sha, options))
+    claim_folder(out, run_identity(files, tokenizer_sha256=tokenizer_sha, options=options), option="--out",
+                 command="functok tokenize", differs="a different corpus, tokenizer or options")
     records = out / "logs" / "functok"
     pipeline = corpus_pipeline([os.fsdecode(f) for f in files], str(tokenizer_file), str(out), eos=eos,
                                segmentation=segmentation, special_text=special_text, field=field,
                                skip_bad=skip_bad, threads=threads)
     started = time.monotonic()
-    bar = ByteProgress(total_bytes(files), "tokenizing", progress)
-    watching = _watch(records, bar) if progress else None
-    from loguru import logger
-    logger.disable("datatrove")  # the tasks' log lines go to out/logs; the terminal has the bar
-    try:
-        _run(pipeline, executor, tasks=tasks, workers=min(workers, tasks), logging_dir=str(out / "logs"),
-             ray_address=ray_address)
-    finally:
-        logger.enable("datatrove")
-        if watching:
-            watching.set()
-        bar.close()
-    _raise_failed(records, tasks)
+    bar = ByteProgress(total_bytes(files), "tokenizing", progress) if progress else None
+    run_watched(pipeline, executor, tasks=tasks, workers=min(workers, tasks), logging_dir=str(out / "logs"),
+                ray_address=ray_address, bar=bar)
+    raise_failed(records, tasks)
     seconds = time.monotonic() - started
     manifest = _manifest(out, files, listing.skipped, read_records(records, "read"), tasks)
     manifest.update({
@@ -135,80 +102,6 @@ def tokenize_corpus(paths: list[str], tokenizer_file: Path, out: Path, *, worker
     (out / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     manifest["seconds"] = seconds  # for the summary line; not in the file, which stays deterministic
     return manifest
-
-
-def _run(pipeline: list, executor: str, *, tasks: int, workers: int, logging_dir: str, ray_address: str | None) -> None:
-    """Run the pipeline's unfinished tasks on the executor named."""
-    from .tokenize_pipeline import FileLoggingLocalExecutor, ray_executor
-
-    if executor == "local":
-        FileLoggingLocalExecutor(pipeline, tasks=tasks, workers=workers, start_method=START_METHOD,
-                                 logging_dir=logging_dir).run()
-        return
-    try:
-        import ray
-    except ImportError:
-        raise TokenizeError("--executor ray needs Ray: pip install ray") from None
-    try:
-        ray_run, started = ray_executor(pipeline, tasks=tasks, workers=workers, logging_dir=logging_dir,
-                                        address=ray_address)
-    except ConnectionError as error:
-        where = f"--ray-address {ray_address}" if ray_address else f"RAY_ADDRESS={os.environ.get('RAY_ADDRESS')}"
-        raise TokenizeError(f"{where}: {error}") from None
-    try:
-        ray_run.run()
-    finally:
-        if started:
-            ray.shutdown()
-
-
-def _raise_failed(records: Path, tasks: int) -> None:
-    """The bad input a task stopped at (noted by the reader: Ray retries a failed task and goes
-    on), or a task that did not finish, as the command's error."""
-    from .tokenize_pipeline import read_records
-
-    failed = read_records(records, "failed")
-    if failed:
-        raise InputError(failed[min(failed)]["error"])
-    done = {int(p.stem) for p in records.parent.glob("completions/*") if p.stem.isdigit()}
-    missing = sorted(set(range(tasks)) - done)
-    if missing:
-        raise TokenizeError(f"{len(missing)} of {tasks} tasks did not finish (task {missing[0]}: see its log "
-                            f"in {shown(records.parent)}/logs); run the command again to resume")
-
-
-def _claim(out: Path, identity: dict) -> None:
-    """Make ``out`` this run's folder, or resume it; refuse a folder that holds something else."""
-    run_file = out / "run.json"
-    if out.exists() and not out.is_dir():
-        raise TokenizeError(f"--out {shown(out)}: a file of that name exists; --out names a folder")
-    if run_file.is_file():
-        try:
-            earlier = json.loads(run_file.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            earlier = None
-        if earlier != identity:
-            raise TokenizeError(f"--out {shown(out)} holds another run (a different corpus, tokenizer or options); "
-                                f"remove it or choose another folder")
-        return
-    if out.is_dir() and any(out.iterdir()):
-        raise TokenizeError(f"--out {shown(out)}: the folder is not empty and holds no functok tokenize run")
-    out.mkdir(parents=True, exist_ok=True)
-    run_file.write_text(json.dumps(identity, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-
-
-def _watch(records: Path, bar: ByteProgress) -> threading.Event:
-    """Move ``bar`` from the tasks' progress notes until the returned event is set."""
-    from .tokenize_pipeline import read_records
-
-    stop = threading.Event()
-
-    def poll() -> None:
-        while not stop.wait(0.5):
-            bar.to(sum(note.get("bytes", 0) for note in read_records(records, "progress").values()))
-
-    threading.Thread(target=poll, daemon=True).start()
-    return stop
 
 
 def _manifest(out: Path, files: list[Path], listing_skips: list[dict], reads: dict[int, dict], tasks: int) -> dict:

@@ -67,10 +67,11 @@ class CorpusShardReader(PipelineStep):
     type = "📖 - READER"
 
     def __init__(self, files: list[str], records: str, *, field: str = "text", skip_bad: bool = False,
-                 unit: str = "file") -> None:
+                 unit: str = "file", max_line: int | None = None) -> None:
         super().__init__()
         self.files, self.records, self.field, self.skip_bad = list(files), records, field, skip_bad
         self.unit = unit  # "chunks" (training's count): text files in chunks, and tasks share files only
+        self.max_line = max_line  # a document with a longer line is skipped and counted (functok train's)
 
     def run(self, data: Any = None, rank: int = 0, world_size: int = 1) -> Any:
         """The task's documents; bad input (InputError) is noted in ``failed-<rank>.json`` before
@@ -87,20 +88,24 @@ class CorpusShardReader(PipelineStep):
             mine, share = shard_of(self.files, rank, world_size)
         else:  # a chunk is no record that tasks could share
             mine, share = self.files[rank::world_size], None
-        reader = CorpusReader(mine, field=self.field, skip_bad=self.skip_bad, unit=self.unit, share=share)
+        reader = CorpusReader(mine, field=self.field, skip_bad=self.skip_bad, unit=self.unit, share=share,
+                              max_line=self.max_line)
         part = 1 if share is None else world_size  # a task that shares every file reads 1/part of it
-        documents = 0
-        last = time.monotonic()
+        documents = characters = 0
+        last, last_name = time.monotonic(), None
         paths = [Path(f) for f in mine]
         for doc in reader.documents(paths):
-            documents += 1
+            documents += doc.name != last_name  # the chunks of a text file are one document
+            last_name = doc.name
+            characters += len(doc.text)
             self.stat_update("documents")
             yield DatatroveDocument(text=doc.text, id=doc.name)
             if time.monotonic() - last > PROGRESS_EVERY:
                 last = time.monotonic()
                 self._note(f"progress-{rank:05d}.json", {"bytes": doc.end // part})
         self._note(f"read-{rank:05d}.json", {"files": len(mine), "files_read": reader.files_read,
-                                             "documents": documents, "skipped": reader.skipped})
+                                             "documents": documents, "characters": characters,
+                                             "skipped": reader.skipped})
         self._note(f"progress-{rank:05d}.json", {"bytes": total_bytes(paths) // part})
 
     def _note(self, name: str, data: dict) -> None:
