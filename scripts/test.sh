@@ -101,7 +101,7 @@ torch_lane() {
 }
 
 ray_lane() {
-    step "Ray in a venv of its own, then functok tokenize on a local Ray cluster against the local executor"
+    step "Ray in a venv of its own, then functok tokenize and functok train on a local Ray cluster against the local executor"
     # As the torch lane: only .venv-ray has Ray, so no other test depends on it.
     # FUNCTOK_REQUIRE_RAY=1 turns the tests' skips into failures.
     # Ray 2.60.0 is the version tested (its wheel for Python 3.11); datatrove's RayPipelineExecutor runs on it.
