@@ -181,7 +181,6 @@ class SpilledCounts:
         self._data_at = file.tell()
         file.write(packed.data)
         self._end = file.tell()
-        file.flush()  # items() reads with os.pread, below the file object's buffer
 
     def __len__(self) -> int:
         return self._length
@@ -213,14 +212,12 @@ class SpilledCounts:
             yield self._read(at, min(end, at + self.BLOCK))
 
     def _read(self, start: int, end: int) -> bytes:
-        parts = []
-        while start < end:
-            part = os.pread(self._file.fileno(), end - start, start)
-            if not part:
-                raise OSError(f"the temporary file of the counts ends at byte {start}, before {end}")
-            parts.append(part)
-            start += len(part)
-        return b"".join(parts)
+        # seek and read, not os.pread: the standard library has no pread on Windows
+        self._file.seek(start)
+        data = self._file.read(end - start)
+        if len(data) != end - start:
+            raise OSError(f"the temporary file of the counts ends at byte {start + len(data)}, before {end}")
+        return data
 
 
 class _Spill:
