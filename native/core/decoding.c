@@ -39,6 +39,7 @@ typedef struct {
     int strict;
     uint64_t max_output;
     cpbuf *out;
+    size_t out_start; /* out's length when this stream began: what came before is not its output */
     decode_error *first; /* strict: the error to raise */
     /* scratch, reused from group to group */
     mark_instruction *marks;
@@ -377,7 +378,7 @@ static int apply_slot_list(decoder *d, size_t base, size_t slot_count) {
     slot_list list;
     if (fill_slot_list(d, out->data + base, slot_count, &list)) return -1;
     size_t tail = out->len - base - slot_count;
-    list.size = (uint64_t)base + d->arena.len + tail;
+    list.size = (uint64_t)(base - d->out_start) + d->arena.len + tail;
     if (d->repeats_len && order_repeats(d)) return -1;
     for (size_t k = 0; k < d->repeats_len; k++) {
         repeat r = repeat_at(d, d->ordered[k]);
@@ -410,7 +411,7 @@ static int repeat_in_place(decoder *d, size_t base, size_t slot_count) {
     cpbuf *out = d->out;
     slot_list list; /* only its length and size: checked as the slot list would be */
     list.len = slot_count;
-    list.size = (uint64_t)out->len;
+    list.size = (uint64_t)(out->len - d->out_start);
     for (size_t k = 0; k < slot_count; k++) list.refs[k].len = 1;
     repeat r = repeat_at(d, d->repeats[0]);
     uint64_t added;
@@ -462,7 +463,8 @@ static int apply_group(decoder *d, size_t g, size_t end, size_t base) {
 /* --- 7.9: the whole decoder ----------------------------------------------------------------- */
 
 int decode_stream(const void *s, int width, size_t n, int strict, uint64_t max_output, cpbuf *out, decode_error *error) {
-    decoder d = {.s = s, .width = width, .n = n, .strict = strict, .max_output = max_output, .out = out, .first = error};
+    decoder d = {.s = s, .width = width, .n = n, .strict = strict, .max_output = max_output, .out = out,
+                 .out_start = out->len, .first = error};
     *error = (decode_error){.kind = DECODE_OK};
     size_t i = 0;
     int failed = read_text(&d, 0, &i); /* text0 */

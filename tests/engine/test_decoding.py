@@ -280,6 +280,23 @@ def test_tokenizer_decode_takes_the_engines_road(engine):
     assert engine.detokenize(table, unknown, True, False, DEFAULT) is None
 
 
+def test_each_stretch_between_special_tokens_has_its_own_output_limit(engine):
+    """max_output bounds each stream between special tokens, as the pure path decodes them: the
+    core once counted the text before a stretch (a special token's, an earlier stretch's) against
+    the stretch's limit, and in lenient mode dropped a repeat that fits (Hypothesis found it)."""
+    tok = tokenizer()
+    stream = functok.encode("ababab")  # MULTIREPEAT(0, 2, 3) "ab": 6 code points out
+    assert stream == "\ue201\ue000\ue002\ue003ab"
+    spelled = [tok.token_to_id(f"<0x{b:02X}>") for b in stream.encode()]
+    eot = tok.token_to_id("<|endoftext|>")
+    for ids, text in (([eot] + spelled, "<|endoftext|>ababab"),
+                      (spelled + [eot] + spelled, "ababab<|endoftext|>ababab")):
+        for errors in ("strict", "replace"):
+            for max_output in (6, 8):
+                assert tok.decode(ids, errors=errors, max_output=max_output) == text, (errors, max_output)
+                assert pure_path(tok.decode, ids, errors=errors, max_output=max_output) == text
+
+
 @given(model_ids())
 def test_tokenizer_decode_of_random_and_damaged_ids(engine, ids):
     tok = tokenizer()
