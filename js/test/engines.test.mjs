@@ -182,6 +182,16 @@ test('Tokenizer.decode: ids of random text, and damaged id lists', { skip }, () 
       onBoth(() => tok.decodeBatch([list, ids]), 'decodeBatch');
     }
   }
+  // Each stretch between special tokens has its own maxOutput: the core once counted the text
+  // before a stretch against it, and with errors 'replace' dropped a repeat that fits.
+  const stream = functok.encode('ababab'); // MULTIREPEAT(0, 2, 3) "ab": 6 code points out
+  const spelled = [...new TextEncoder().encode(stream)].map((b) => byteIds[b]);
+  const eot = tok.tokenToId('<|endoftext|>');
+  for (const [list, text] of [[[eot, ...spelled], '<|endoftext|>ababab'], [[...spelled, eot, ...spelled], 'ababab<|endoftext|>ababab']]) {
+    for (const errors of ['strict', 'replace']) {
+      for (const maxOutput of [6, 8]) assert.deepEqual(onBoth(() => tok.decode(list, { errors, maxOutput }), 'a stretch\'s limit'), { value: text });
+    }
+  }
   for (const odd of [[-1], [1.5], ['3'], [2 ** 32], [2 ** 32 - 1], [NaN], [0n]]) onBoth(() => tok.decode(odd), `odd ${String(odd)}`);
   onBoth(() => tok.decode([1, 2], { errors: 'ignore' }), 'bad errors');
   onBoth(() => tok.decode([1, 2], { maxOutput: -1 }), 'bad maxOutput');
