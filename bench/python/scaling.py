@@ -326,7 +326,7 @@ def _twins(n: int) -> list[str]:
 
 
 def _count(texts: list[str]) -> int:
-    from functok.tokenizer.train import _pretoken_counts
+    from functok.tokenizer.pretoken_counts import _pretoken_counts
 
     return len(_pretoken_counts(iter(texts), None, "llama3", "none", "compact"))
 

@@ -28,7 +28,7 @@ import time
 
 import functok
 from functok.engine import backend
-from functok.tokenizer import train
+from functok.tokenizer import pretoken_counts, train
 from functok.tokenizer.fusion import ChainCounter
 
 from corpora import UDHR, read_files, stdlib_files
@@ -44,15 +44,15 @@ def count(how: str, texts: list[str], fuse: str):
     chains = ChainCounter() if fuse == "frequent" else None
     split_fuse = "none" if chains is not None else fuse
     if how == "native":
-        counts = train._native_pretoken_counts(iter(texts), "nfc", "llama3", split_fuse, PROFILE, chains)
+        counts = pretoken_counts._native_pretoken_counts(iter(texts), "nfc", "llama3", split_fuse, PROFILE, chains)
         return counts, chains and chains.chains
-    saved = train.codec_pretokens  # the reference's pre-tokens, as under FUNCTOK_PURE=1
+    saved = pretoken_counts.codec_pretokens  # the reference's pre-tokens, as under FUNCTOK_PURE=1
     if how != "pure":
-        train.codec_pretokens = functok.pretokens  # the engine's (the C core's where it runs)
+        pretoken_counts.codec_pretokens = functok.pretokens  # the engine's (the C core's where it runs)
     try:
-        counts = train.pure_pretoken_counts(iter(texts), "nfc", "llama3", split_fuse, PROFILE, chains)
+        counts = pretoken_counts.pure_pretoken_counts(iter(texts), "nfc", "llama3", split_fuse, PROFILE, chains)
     finally:
-        train.codec_pretokens = saved
+        pretoken_counts.codec_pretokens = saved
     return counts, chains and chains.chains
 
 

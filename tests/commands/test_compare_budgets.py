@@ -79,7 +79,7 @@ def test_same_tokenizer_as_functok_train(texts):
     tok = functok.Tokenizer.train(iter(train), vocab_size=700, splitter="paper", profile="paper", fuse="none",
                                   show_progress=False)
     ours = train_at_budget(_counts(train, "paper_split"), 700)
-    from functok.tokenizer.train import with_byte_tokens
+    from functok.tokenizer.tokenizer_file import with_byte_tokens
 
     assert with_byte_tokens(ours, [])["model"]["vocab"] == tok.get_vocab()
     assert tok.vocab_size == 700
@@ -89,7 +89,7 @@ def test_the_frequent_row_is_the_tokenizer_train_makes(texts):
     """The compact, frequent row cuts a larger split training and adds fusion merges: the same
     entries and ids as Tokenizer.train(fuse="frequent") at that budget."""
     from functok.tokenizer.fusion import ChainCounter
-    from functok.tokenizer.train import with_byte_tokens
+    from functok.tokenizer.tokenizer_file import with_byte_tokens
 
     train = texts[0]
     tok = functok.Tokenizer.train(iter(train), vocab_size=700, splitter="paper", profile="compact",

@@ -15,8 +15,8 @@ pytest.importorskip("tokenizers")
 
 from functok.cli import main  # noqa: E402
 from functok.commands.train_count import _merge_in_rank_order, count_corpus  # noqa: E402
-import functok.tokenizer.train as training  # noqa: E402
-from functok.tokenizer.train import CountOptions, count_texts  # noqa: E402
+import functok.tokenizer.pretoken_counts as counting  # noqa: E402
+from functok.tokenizer.pretoken_counts import CountOptions, count_texts  # noqa: E402
 
 OPTIONS = CountOptions(normalize="nfc", splitter="llama3", fuse="frequent", profile="compact")
 WORDS = ["The", "RIVER", "river", "Straße", "STRASSE", "ΑΒΓ", "αβγ", "déjà", "Déjà", "def", "f(x):", "return",
@@ -64,8 +64,8 @@ def test_counts_from_worker_processes_equal_one_process():
     three = count_corpus(iter(texts()), OPTIONS, workers=3)
     assert one.chains  # the texts have chains, so that the merge of chains is tested too
     assert as_dicts(three) == as_dicts(one)
-    if training.native is not None:  # the workers' counts came back, and were added up, in flat form
-        assert isinstance(three, training.PackedPretokenCounts)
+    if counting.native is not None:  # the workers' counts came back, and were added up, in flat form
+        assert isinstance(three, counting.PackedPretokenCounts)
 
 
 @pytest.mark.parametrize("min_count", [1, 3])
@@ -74,9 +74,9 @@ def test_without_the_c_core_workers_count_and_merge_dicts(monkeypatch, min_count
     path's dicts, the same counts as the C core's flat ones."""
     flat = count_corpus(iter(texts()), OPTIONS, workers=2, min_count=min_count)
     monkeypatch.setenv("FUNCTOK_PURE", "1")
-    monkeypatch.setattr(training, "native", None)
+    monkeypatch.setattr(counting, "native", None)
     pure = count_corpus(iter(texts()), OPTIONS, workers=2, min_count=min_count)
-    assert isinstance(pure, training.PretokenCounts)
+    assert isinstance(pure, counting.PretokenCounts)
     assert as_dicts(pure) == as_dicts(flat)
 
 
@@ -178,15 +178,15 @@ def test_count_files_are_the_same_from_the_c_core_and_without_it(tmp_path, monke
     flat = _count_files(tmp_path, "flat")
     monkeypatch.setattr(datatrove, "MERGE_LINES", 5)  # many batches per file
     merged = datatrove.merge_counts(flat)
-    monkeypatch.setattr(training, "native", None)
+    monkeypatch.setattr(counting, "native", None)
     pure = _count_files(tmp_path, "pure")
     files = sorted(p.name for p in flat.glob("counts-*.jsonl"))
     assert files and [(flat / f).read_bytes() for f in files] == [(pure / f).read_bytes() for f in files]
     merged_pure = datatrove.merge_counts(pure)
-    assert isinstance(merged_pure, training.PretokenCounts)
+    assert isinstance(merged_pure, counting.PretokenCounts)
     assert as_dicts(merged) == as_dicts(merged_pure)
     monkeypatch.undo()
-    assert isinstance(merged, training.PackedPretokenCounts) or training.native is None
+    assert isinstance(merged, counting.PackedPretokenCounts) or counting.native is None
 
 
 @pytest.mark.parametrize("line, problem", [('["w", "ab", 0]', "line 2"), ('["w", "ab", -1]', "line 2"),

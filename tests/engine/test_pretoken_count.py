@@ -20,23 +20,23 @@ from functok import FUSE_MODES, Tokenizer
 from functok.errors import FormatError
 from functok.tokenizer.fusion import ChainCounter
 
-train = importlib.import_module("functok.tokenizer.train")
+counting = importlib.import_module("functok.tokenizer.pretoken_counts")
 
 
 @pytest.fixture(scope="module")
 def native():
     """The C core, which the count runs on here even under FUNCTOK_PURE=1 (as tests/engine/test_codec.py)."""
     core = native_or_skip()
-    saved, train.native = train.native, core
+    saved, counting.native = counting.native, core
     yield core
-    train.native = saved
+    counting.native = saved
 
 
 def counted(how, texts, normalize, splitter, fuse, profile):
     """(counts, chains) as training counts them (``fuse="frequent"``: the "none" pre-tokens and the
     chains), or the error as (type, kind, offset)."""
     chains = ChainCounter() if fuse == "frequent" else None
-    count = train._native_pretoken_counts if how == "native" else train.pure_pretoken_counts
+    count = counting._native_pretoken_counts if how == "native" else counting.pure_pretoken_counts
     try:
         counts = count(iter(texts), normalize, splitter, "none" if chains else fuse, profile, chains)
     except FormatError as error:
@@ -107,7 +107,7 @@ CORPUS = ["The quick brown fox jumps over the lazy dog. THE DOG SLEEPS, the Fox 
 def test_the_trained_tokenizer_is_the_pure_one(native, monkeypatch, fuse):
     need_tokenizers()
     trained = Tokenizer.train(iter(CORPUS), vocab_size=400, fuse=fuse, show_progress=False).to_str()
-    monkeypatch.setattr(train, "native", None)  # the Python count
+    monkeypatch.setattr(counting, "native", None)  # the Python count
     assert Tokenizer.train(iter(CORPUS), vocab_size=400, fuse=fuse, show_progress=False).to_str() == trained
 
 
@@ -116,12 +116,12 @@ def test_the_trained_tokenizer_is_the_pure_one(native, monkeypatch, fuse):
 
 def packed_as_lists(native, texts, normalize, splitter, fuse, profile):
     """count_texts_packed's counts as the lists ``counted`` gives, and the facts it adds."""
-    options = train.CountOptions(normalize=normalize, splitter=splitter, fuse=fuse, profile=profile)
+    options = counting.CountOptions(normalize=normalize, splitter=splitter, fuse=fuse, profile=profile)
     try:
-        packed = train.count_texts_packed(iter(texts), options)
+        packed = counting.count_texts_packed(iter(texts), options)
     except FormatError as error:
         return (FormatError, error.kind, error.offset), None
-    assert isinstance(packed, train.PackedPretokenCounts)
+    assert isinstance(packed, counting.PackedPretokenCounts)
     words, chains = packed.words, packed.chains
     facts = (words.separator, words.longest, words.characters, None if chains is None else chains.longest)
     unpacked = packed.unpacked()
@@ -136,7 +136,7 @@ def test_packed_counts_are_the_counts(native, texts, options):
     if facts is None:
         return
     words = dict(expected[0])
-    assert facts[:3] == (train._separator(words), max(map(len, words), default=0), len(set("".join(words))))
+    assert facts[:3] == (counting.separator_for(words), max(map(len, words), default=0), len(set("".join(words))))
     if options[2] == "frequent":
         assert facts[3] == max((sum(map(len, c)) for c, _ in expected[1]), default=0)
 
@@ -146,9 +146,9 @@ def test_packed_counts_train_the_same_file(native, tmp_path):
     texts = ["The Cat sat. THE CAT SAT! the cat, déjà vu: Déjà Vu " * 20, "def f(x):\n    return X + 1\n" * 30,
              "a" * 2500 + " b"]
     for fuse in ("frequent", "none"):
-        options = train.CountOptions(normalize="nfc", splitter="llama3", fuse=fuse, profile="compact")
+        options = counting.CountOptions(normalize="nfc", splitter="llama3", fuse=fuse, profile="compact")
         files = []
-        for counts in (train.count_texts(iter(texts), options), train.count_texts_packed(iter(texts), options)):
+        for counts in (counting.count_texts(iter(texts), options), counting.count_texts_packed(iter(texts), options)):
             trained = Tokenizer.train(counts, vocab_size=400, fuse=fuse, profile="compact", show_progress=False)
             trained.save(tmp_path / "t.json")
             files.append((tmp_path / "t.json").read_bytes())
@@ -160,7 +160,7 @@ def test_packed_counts_train_the_same_file(native, tmp_path):
 
 def as_lists(counts):
     """Counts (flat or dicts) as lists of (key, count) in their order."""
-    counts = counts.unpacked() if isinstance(counts, train.PackedPretokenCounts) else counts
+    counts = counts.unpacked() if isinstance(counts, counting.PackedPretokenCounts) else counts
     return list(counts.words.items()), None if counts.chains is None else list(counts.chains.items())
 
 
@@ -168,25 +168,25 @@ def as_lists(counts):
 def test_packed_shards_merged_and_pruned_are_the_dict_counts(native, shards, options, min_count):
     """Shards counted apart, each pruned to min_count, added up in the C core: the keys, order
     and counts of the same shards as dicts added up in Python (PretokenCounts.update)."""
-    options = train.CountOptions(*options)
+    options = counting.CountOptions(*options)
     try:
-        want = [train.count_texts(iter(texts), options).pruned(min_count) for texts in shards]
+        want = [counting.count_texts(iter(texts), options).pruned(min_count) for texts in shards]
     except FormatError:
         return
-    flat = [train.count_texts_packed(iter(texts), options, min_count=min_count) for texts in shards]
+    flat = [counting.count_texts_packed(iter(texts), options, min_count=min_count) for texts in shards]
     assert [as_lists(shard) for shard in flat] == [as_lists(shard) for shard in want]
-    merged = train.add_up_counts(iter(flat))
-    assert isinstance(merged, train.PackedPretokenCounts)
-    assert as_lists(merged) == as_lists(train.add_up_counts(iter(want)))
+    merged = counting.add_up_counts(iter(flat))
+    assert isinstance(merged, counting.PackedPretokenCounts)
+    assert as_lists(merged) == as_lists(counting.add_up_counts(iter(want)))
     words = dict(as_lists(merged)[0])
     assert (merged.words.longest, merged.words.characters) == (max(map(len, words), default=0),
                                                                len(set("".join(words))))
 
 
 def test_merged_shards_are_freed_as_they_are_added(native):
-    options = train.CountOptions("nfc", "llama3", "frequent", "compact")
-    shards = [train.count_texts_packed(iter([f"The cat {k}. THE CAT!"]), options) for k in range(3)]
-    train.add_up_counts(iter(shards))
+    options = counting.CountOptions("nfc", "llama3", "frequent", "compact")
+    shards = [counting.count_texts_packed(iter([f"The cat {k}. THE CAT!"]), options) for k in range(3)]
+    counting.add_up_counts(iter(shards))
     assert all(len(shard.words) == 0 and shard.chains is None for shard in shards)  # taken: nothing held twice
 
 

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from functok import Tokenizer
 from functok.tokenizer import byte_fallback_token
-from functok.tokenizer.train import (MAX_MIN_FREQUENCY, MAX_TRAINING_PRETOKEN, MAX_VOCAB_SIZE, _runs,
-                                     bounded_chains, bounded_counts)
+from functok.tokenizer.pretoken_counts import MAX_TRAINING_PRETOKEN, _runs, bounded_chains, bounded_counts
+from functok.tokenizer.train import MAX_MIN_FREQUENCY, MAX_VOCAB_SIZE
 
 from fixtures.trained import need_tokenizers
 
@@ -225,6 +225,7 @@ def test_the_spilled_counts_are_in_a_temporary_file_removed_even_on_error(tmp_pa
     import tempfile
 
     import functok.tokenizer.train as training
+    from functok.tokenizer.pretoken_counts import CountOptions, count_texts
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     during = []
@@ -238,7 +239,7 @@ def test_the_spilled_counts_are_in_a_temporary_file_removed_even_on_error(tmp_pa
         Tokenizer.train(iter(SPILL_TEXTS), vocab_size=400, show_progress=False, fuse=fuse)
     (open_then, kind, streamed), = during
     assert len(open_then) == 1 and kind == "SpilledCounts"  # the trainer read from the file
-    want = training.count_texts(iter(SPILL_TEXTS), training.CountOptions("nfc", "llama3", "none", "compact")).words
+    want = count_texts(iter(SPILL_TEXTS), CountOptions("nfc", "llama3", "none", "compact")).words
     assert streamed == dict(want)
     assert _fds_into(tmp_path) == [] and list(tmp_path.iterdir()) == []  # closed (not left to the collector)
     del failure
@@ -262,7 +263,8 @@ def test_spilled_counts_stream_and_load_back_the_packed_counts(tmp_path_factory,
     gives back every pre-token and count in order, and loads back whole."""
     import tempfile
 
-    from functok.tokenizer.train import PackedCounts, SpilledCounts
+    from functok.tokenizer.pretoken_counts import PackedCounts
+    from functok.tokenizer.train import SpilledCounts
 
     packed = PackedCounts(Counter(counts))
     with tempfile.TemporaryFile(dir=tmp_path_factory.getbasetemp()) as f:

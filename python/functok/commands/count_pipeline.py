@@ -25,7 +25,7 @@ import os
 from dataclasses import asdict
 from pathlib import Path
 
-from ..tokenizer.train import CountOptions
+from ..tokenizer.pretoken_counts import CountOptions
 from .corpus import DEFAULT_MAX_LINE, CorpusReader, total_bytes
 from .tokenize_pipeline import CorpusShardReader
 

@@ -32,7 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from ..chunks import InputError
-from ..tokenizer.train import MAX_VOCAB_SIZE, CountOptions, alphabet_room, check_training_options
+from ..tokenizer.pretoken_counts import CountOptions
+from ..tokenizer.train import MAX_VOCAB_SIZE, alphabet_room, check_training_options
 from . import command_functions
 from .corpus import DEFAULT_MAX_LINE, CorpusReader, input_file_at, is_inside, real_path, shown, total_bytes
 from .corpus_cli import ByteProgress, add_corpus_options, skipped_summary

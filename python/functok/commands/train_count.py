@@ -8,9 +8,9 @@ every pre-token and every chain (spec 9.4) lies within one text, and the shards 
 exactly what one process counts.
 
 **Merge.** Each worker counts its shard in the C core
-(:func:`functok.tokenizer.train.count_texts_packed`), drops what it saw fewer than ``min_count``
+(:func:`functok.tokenizer.pretoken_counts.count_texts_packed`), drops what it saw fewer than ``min_count``
 times, and sends its counts back in flat form; the C core adds them up in rank order
-(:func:`~functok.tokenizer.train.add_up_counts`), with no Python object per pre-token or chain on
+(:func:`~functok.tokenizer.pretoken_counts.add_up_counts`), with no Python object per pre-token or chain on
 either side (without the C core, as dicts: :meth:`PretokenCounts.update`). Sums do not depend on
 the order, and training does not depend on the order of the keys (Hugging Face's trainer holds
 its words in a hash map; the alphabet and the fusion merges break ties by the text), so the
@@ -19,7 +19,7 @@ trained file is the same, byte for byte, for every N (``tests/commands/test_trai
 each worker's memory to its own shard's frequent pre-tokens.
 
 **Memory.** The C core hands the counts back in flat form
-(:class:`~functok.tokenizer.train.PackedPretokenCounts`: the pre-tokens' UTF-8 and arrays of
+(:class:`~functok.tokenizer.pretoken_counts.PackedPretokenCounts`: the pre-tokens' UTF-8 and arrays of
 counts and ids, no Python object per pre-token or chain), so counting holds about the C table's
 size, pruned or not, with any number of workers. A worker holds its shard's distinct pre-tokens
 and chains; the caller, the merged counts (the corpus's distinct pre-tokens, whatever its size:
@@ -33,7 +33,8 @@ import multiprocessing
 import queue
 from collections.abc import Iterable
 
-from ..tokenizer.train import CountOptions, PackedPretokenCounts, PretokenCounts, add_up_counts, count_texts_packed
+from ..tokenizer.pretoken_counts import (CountOptions, PackedPretokenCounts, PretokenCounts, add_up_counts,
+                                          count_texts_packed)
 
 __all__ = ["QUEUE_TEXTS", "count_corpus"]
 

@@ -47,7 +47,7 @@ from ..engine import encode  # the engine's: the C core where it is built
 from ..errors import FormatError
 from ..tokenizer import Tokenizer
 from ..tokenizer.fusion import ChainTable
-from ..tokenizer.train import (CountOptions, PackedCounts, PackedPretokenCounts, PretokenCounts, add_up_counts,
+from ..tokenizer.pretoken_counts import (CountOptions, PackedCounts, PackedPretokenCounts, PretokenCounts, add_up_counts,
                                count_texts_packed, counts_in_core)
 
 __all__ = ["FunctokEncoder", "FunctokDocumentTokenizer", "PretokenCounter", "SPECIAL_TEXT", "merge_counts"]
@@ -259,7 +259,7 @@ def merge_counts(folder: str | os.PathLike) -> PretokenCounts | PackedPretokenCo
     added in rank order; ValueError, naming the file, when a task's file is missing, the files
     disagree or one is not well formed. Where the C core is built, each file is read
     :data:`MERGE_LINES` lines at a time and added up in flat form (no Python object per
-    pre-token is kept: the sum is :class:`~functok.tokenizer.train.PackedPretokenCounts`)."""
+    pre-token is kept: the sum is :class:`~functok.tokenizer.pretoken_counts.PackedPretokenCounts`)."""
     paths = sorted(Path(folder).glob("counts-*.jsonl"))
     if not paths:
         raise ValueError(f"{folder}: no count files (counts-<rank>.jsonl)")

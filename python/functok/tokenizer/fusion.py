@@ -391,7 +391,7 @@ def add_fusion_merges(trained: dict, split_counts, chains: Counter[tuple[str, ..
                       budget: int, *, min_frequency: int = 0, compiled: CompiledMerges = _no_compiled) -> dict:
     """A ``fuse="frequent"`` model of ``budget`` entries (byte tokens included) from a split
     training (``fuse="none"`` pre-tokens ``split_counts``: a Counter, or anything whose
-    ``items()`` gives each pre-token and its count, such as ``train.PackedCounts``; read
+    ``items()`` gives each pre-token and its count, such as ``pretoken_counts.PackedCounts``; read
     twice) at ``budget`` or more, and the
     training chains (a Counter of tuples of segments, or their :class:`ChainTable`). K is fixed by the K rule at the full budget (the merges that occur at least
     as often as :func:`_marginal_use`); the split model is cut to ``budget - K`` and K fusion

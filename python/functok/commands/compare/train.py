@@ -145,7 +145,7 @@ def _growth(made_at: dict[str, int], whole: dict, counts: Counter, start: int, m
 def with_byte_fallback(trained: dict) -> dict:
     """The trained tokenizer.json as :class:`functok.Tokenizer` stores it: byte fallback on,
     the 256 byte tokens after the special tokens (``functok.tokenizer`` does this)."""
-    from ...tokenizer.train import with_byte_tokens
+    from ...tokenizer.tokenizer_file import with_byte_tokens
 
     return with_byte_tokens(trained, list(SPECIAL_TOKENS))
 
