@@ -103,7 +103,7 @@ def child_hf(folder: Path, vocab: int) -> None:
 def child_count(folder: Path, workers: int, min_count: int) -> None:
     """functok train's counting step alone, with Tokenizer.train's default options."""
     from functok.commands.corpus import CorpusReader
-    from functok.commands.train import count_options
+    from functok.commands.train_count import count_options
     from functok.commands.train_count import count_corpus
 
     reader = CorpusReader([str(folder)], field="text", skip_bad=False, unit="chunks", max_line=100_000)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core.h"
+#include "training.h"
 #include "opcodes.h"
 
 void counter_init(counter *c) { memset(c, 0, sizeof *c); }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core.h"
+#include "training.h"
 
 enum { FUSION_INSTRUCTION = -1, FUSION_UNMERGEABLE = -2 };
 #define NONE UINT32_MAX

@@ -8,6 +8,7 @@
  *   again afterwards;
  * - the raw bytes read as packed keys are merged or refused (COUNT_INVALID), never misread. */
 #include "fuzz.h"
+#include "../core/training.h"
 
 /* The first code point from U+0001 up, no surrogate, that no key of c holds. */
 static uint32_t separator_of(const counter *c) {

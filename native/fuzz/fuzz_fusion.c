@@ -9,6 +9,7 @@
  * - a merge's token, when new, is the text of its two tokens joined;
  * - the same input gives the same merges again (the order depends on counts and strings only). */
 #include "fuzz.h"
+#include "../core/training.h"
 
 static const uint32_t TEXT[] = {'a', 'b', 'a', 'b', 0xE100, '<', '0', 'x', '6', '1', '>', 'c', 0xE000, 'b', 'a'};
 static const size_t ENDS[] = {1, 2, 4, 5, 11, 12, 13, 15};

@@ -3,6 +3,7 @@
  * count_pretokens_packed, the same counts handed back in flat form (train.py's PackedCounts and
  * fusion.py's ChainTable), with no Python object per pre-token or chain. */
 #include "binding.h"
+#include "training.h"
 
 /* A str of key[0:n]. */
 static PyObject *key_str(const uint32_t *key, size_t n) {

@@ -2,6 +2,7 @@
  * python/functok/tokenizer/fusion.py builds (token strings, then flat arrays of ids), with the
  * GIL released while it runs. */
 #include "binding.h"
+#include "training.h"
 
 /* A read-only buffer of items of itemsize bytes, or -1 with an exception set. */
 static int items(PyObject *object, Py_buffer *view, Py_ssize_t itemsize, const char *name) {

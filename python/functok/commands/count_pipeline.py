@@ -40,7 +40,7 @@ def count_pipeline(paths: list[str], out: str, options: CountOptions | None = No
     ``Tokenizer.train``'s defaults), prune each task's counts below ``min_count``, write them to
     ``out``."""
     from ..integrations.datatrove import PretokenCounter
-    from .train import count_options
+    from .train_count import count_options
 
     listing = CorpusReader(paths, field=field, skip_bad=skip_bad, exclude=[out])
     files = [os.fsdecode(f) for f in listing.files()]

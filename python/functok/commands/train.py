@@ -22,7 +22,6 @@ pipeline's tasks (:mod:`.count_pipeline`, run as ``functok tokenize`` runs its o
 from __future__ import annotations
 
 import argparse
-import inspect
 import os
 import sys
 import time
@@ -32,13 +31,12 @@ from pathlib import Path
 from typing import Any
 
 from ..chunks import InputError
-from ..tokenizer.pretoken_counts import CountOptions
 from ..tokenizer.train import MAX_VOCAB_SIZE, alphabet_room, check_training_options
 from . import command_functions
 from .corpus import DEFAULT_MAX_LINE, CorpusReader, input_file_at, is_inside, real_path, shown, total_bytes
 from .corpus_cli import ByteProgress, add_corpus_options, skipped_summary
 from .executors import MAX_DEFAULT_TASKS, MIN_DEFAULT_TASKS, PipelineError, default_tasks
-from .train_count import count_corpus
+from .train_count import count_corpus, count_options
 
 __all__ = ["add_command", "train_options"]
 
@@ -165,17 +163,6 @@ class _Texts:
             self.counts["characters"] += len(doc.text)
             self.progress.to(doc.end)
             yield doc.text
-
-
-def count_options(options: dict) -> CountOptions:
-    """The options that make the pre-tokens, as ``Tokenizer.train`` resolves them (its defaults
-    for those left out)."""
-    from ..tokenizer import Tokenizer
-    from ..tokenizer.train import DEFAULT_FUSE
-
-    defaults = inspect.signature(Tokenizer.train).parameters
-    chosen = {name: options.get(name, defaults[name].default) for name in ("normalize", "splitter", "profile", "fuse")}
-    return CountOptions(**{**chosen, "fuse": chosen["fuse"] or DEFAULT_FUSE})
 
 
 def _bad_option(args: argparse.Namespace, options: dict) -> str | None:

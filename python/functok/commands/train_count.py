@@ -29,6 +29,7 @@ texts wait for each worker.
 
 from __future__ import annotations
 
+import inspect
 import multiprocessing
 import queue
 from collections.abc import Iterable
@@ -36,7 +37,7 @@ from collections.abc import Iterable
 from ..tokenizer.pretoken_counts import (CountOptions, PackedPretokenCounts, PretokenCounts, add_up_counts,
                                           count_texts_packed)
 
-__all__ = ["QUEUE_TEXTS", "count_corpus"]
+__all__ = ["QUEUE_TEXTS", "count_corpus", "count_options"]
 
 QUEUE_TEXTS = 4  # texts (about 1 MB each) waiting for a worker: enough to keep it busy, no more
 _POLL_SECONDS = 1.0  # how often a wait checks that the workers are alive
@@ -130,3 +131,14 @@ def _get(results, processes) -> tuple[int, PretokenCounts | PackedPretokenCounts
         if isinstance(counts, BaseException):
             raise counts
         return rank, counts
+
+
+def count_options(options: dict) -> CountOptions:
+    """The options that make the pre-tokens, as ``Tokenizer.train`` resolves them (its defaults
+    for those left out)."""
+    from ..tokenizer import Tokenizer
+    from ..tokenizer.train import DEFAULT_FUSE
+
+    defaults = inspect.signature(Tokenizer.train).parameters
+    chosen = {name: options.get(name, defaults[name].default) for name in ("normalize", "splitter", "profile", "fuse")}
+    return CountOptions(**{**chosen, "fuse": chosen["fuse"] or DEFAULT_FUSE})
