@@ -48,6 +48,50 @@ int cpbuf_extend(cpbuf *b, const uint32_t *cps, size_t n);
  * the same growable buffer under a name that says what it holds (the cpbuf_* functions take it). */
 typedef cpbuf idbuf;
 
+/* --- UTF-8, one code point at a time --------------------------------------------------------- */
+
+/* The UTF-8 of cp in out: its length, or 0 where cp has none (past U+10FFFF; a surrogate unless
+ * `surrogates`, as Python's "surrogatepass" writes them). */
+static inline int utf8_encode(uint32_t cp, int surrogates, uint8_t out[4]) {
+    if (cp < 0x80) { out[0] = (uint8_t)cp; return 1; }
+    if (cp < 0x800) { out[0] = (uint8_t)(0xC0 | cp >> 6); out[1] = (uint8_t)(0x80 | (cp & 0x3F)); return 2; }
+    if (cp >= 0xD800 && cp <= 0xDFFF && !surrogates) return 0;
+    if (cp < 0x10000) {
+        out[0] = (uint8_t)(0xE0 | cp >> 12);
+        out[1] = (uint8_t)(0x80 | (cp >> 6 & 0x3F));
+        out[2] = (uint8_t)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    if (cp > 0x10FFFF) return 0;
+    out[0] = (uint8_t)(0xF0 | cp >> 18);
+    out[1] = (uint8_t)(0x80 | (cp >> 12 & 0x3F));
+    out[2] = (uint8_t)(0x80 | (cp >> 6 & 0x3F));
+    out[3] = (uint8_t)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+/* The code point that well-formed UTF-8 at s[0:n] (n >= 1) begins with, and its length in *len;
+ * 0 where the bytes are not well-formed: a stray or missing continuation byte, a sequence cut
+ * short, an overlong form, past U+10FFFF, or a surrogate unless `surrogates`. */
+static inline int utf8_decode(const uint8_t *s, size_t n, int surrogates, uint32_t *cp, size_t *len) {
+    uint32_t b = s[0], c, min;
+    size_t more;
+    if (b < 0x80) { c = b; more = 0; min = 0; }
+    else if (b >= 0xC2 && b <= 0xDF) { c = b & 0x1F; more = 1; min = 0x80; }
+    else if (b >= 0xE0 && b <= 0xEF) { c = b & 0x0F; more = 2; min = 0x800; }
+    else if (b >= 0xF0 && b <= 0xF4) { c = b & 0x07; more = 3; min = 0x10000; }
+    else return 0;
+    if (more > n - 1) return 0;
+    for (size_t k = 1; k <= more; k++) {
+        if ((s[k] & 0xC0) != 0x80) return 0;
+        c = c << 6 | (s[k] & 0x3F);
+    }
+    if (c < min || c > 0x10FFFF || (!surrogates && c >= 0xD800 && c <= 0xDFFF)) return 0;
+    *cp = c;
+    *len = more + 1;
+    return 1;
+}
+
 /* --- Spec 3: the pinned character data (ucd.c) -------------------------------------------- */
 
 enum { CLASS_OTHER = 0, CLASS_L = 1, CLASS_N = 2, CLASS_W = 3 };

@@ -166,35 +166,12 @@ int counter_prune(counter *c, uint64_t min_count) {
 
 /* --- The packed form: keys as UTF-8 joined by a separator, counts beside them --------------- */
 
-size_t count_utf8(uint32_t cp, uint8_t *out) {
-    if (cp < 0x80) {
-        out[0] = (uint8_t)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        out[0] = (uint8_t)(0xC0 | cp >> 6);
-        out[1] = (uint8_t)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        out[0] = (uint8_t)(0xE0 | cp >> 12);
-        out[1] = (uint8_t)(0x80 | (cp >> 6 & 0x3F));
-        out[2] = (uint8_t)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    out[0] = (uint8_t)(0xF0 | cp >> 18);
-    out[1] = (uint8_t)(0x80 | (cp >> 12 & 0x3F));
-    out[2] = (uint8_t)(0x80 | (cp >> 6 & 0x3F));
-    out[3] = (uint8_t)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
 size_t counter_packed_size(const counter *c, uint32_t separator) {
     uint8_t buffer[4];
-    size_t size = 0, gap = count_utf8(separator, buffer);
+    size_t size = 0, gap = (size_t)utf8_encode(separator, 1, buffer);
     for (size_t i = 0; i < c->len; i++) {
         const uint32_t *key = c->keys.data + c->entries[i].start;
-        for (size_t k = 0; k < c->entries[i].len; k++) size += count_utf8(key[k], buffer);
+        for (size_t k = 0; k < c->entries[i].len; k++) size += (size_t)utf8_encode(key[k], 1, buffer);
         if (i + 1 < c->len) size += gap;
     }
     return size;
@@ -203,27 +180,9 @@ size_t counter_packed_size(const counter *c, uint32_t separator) {
 void counter_pack(const counter *c, uint32_t separator, uint8_t *out) {
     for (size_t i = 0; i < c->len; i++) {
         const uint32_t *key = c->keys.data + c->entries[i].start;
-        for (size_t k = 0; k < c->entries[i].len; k++) out += count_utf8(key[k], out);
-        if (i + 1 < c->len) out += count_utf8(separator, out);
+        for (size_t k = 0; k < c->entries[i].len; k++) out += utf8_encode(key[k], 1, out);
+        if (i + 1 < c->len) out += utf8_encode(separator, 1, out);
     }
-}
-
-/* The code point of well-formed UTF-8 at s[0:n] (surrogates too: Python's "surrogatepass" writes
- * them), its length in *len; 0 where the bytes are not (a stray or missing continuation byte,
- * an overlong form, past U+10FFFF). */
-static int utf8_next(const uint8_t *s, size_t n, uint32_t *cp, size_t *len) {
-    uint8_t b = s[0];
-    size_t need = b < 0x80 ? 0 : b >= 0xC2 && b < 0xE0 ? 1 : b >= 0xE0 && b < 0xF0 ? 2 : b >= 0xF0 && b < 0xF5 ? 3 : 9;
-    if (need == 9 || need >= n) return 0;
-    uint32_t c = need ? b & (0x3F >> need) : b;
-    for (size_t k = 1; k <= need; k++) {
-        if ((s[k] & 0xC0) != 0x80) return 0;
-        c = c << 6 | (s[k] & 0x3F);
-    }
-    if ((need == 2 && c < 0x800) || (need == 3 && (c < 0x10000 || c > 0x10FFFF))) return 0;
-    *cp = c;
-    *len = need + 1;
-    return 1;
 }
 
 int counter_add_packed(counter *c, const uint8_t *data, size_t n, uint32_t separator, const uint64_t *counts,
@@ -237,7 +196,7 @@ int counter_add_packed(counter *c, const uint8_t *data, size_t n, uint32_t separ
     for (size_t at = 0; !failed && at <= n;) {
         uint32_t cp = 0;
         size_t len = 0;
-        if (at < n && !utf8_next(data + at, n - at, &cp, &len)) failed = COUNT_INVALID;
+        if (at < n && !utf8_decode(data + at, n - at, 1, &cp, &len)) failed = COUNT_INVALID; /* surrogatepass's too */
         else if (at < n && cp != separator) failed = cpbuf_push(&key, cp);
         else if (next >= ncounts) failed = COUNT_INVALID; /* more keys than counts */
         else {

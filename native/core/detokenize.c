@@ -40,24 +40,10 @@ int token_table_set(token_table *t, size_t id, int kind, const uint32_t *cps, si
 /* The UTF-8 of bytes[0:n] appended to out (1), or 0 if it is not well-formed (no overlong form,
  * no surrogate, nothing past U+10FFFF, no sequence cut short: what Python's strict codec takes). */
 static int append_utf8(const uint8_t *bytes, size_t n, cpbuf *out, int *failed) {
-    size_t i = 0;
-    while (i < n) {
-        uint32_t b = bytes[i], c, min;
-        size_t more;
-        if (b < 0x80) { c = b; more = 0; min = 0; }
-        else if (b >= 0xC2 && b <= 0xDF) { c = b & 0x1F; more = 1; min = 0x80; }
-        else if (b >= 0xE0 && b <= 0xEF) { c = b & 0x0F; more = 2; min = 0x800; }
-        else if (b >= 0xF0 && b <= 0xF4) { c = b & 0x07; more = 3; min = 0x10000; }
-        else return 0;
-        if (more > n - i - 1) return 0;
-        for (size_t k = 1; k <= more; k++) {
-            uint32_t next = bytes[i + k];
-            if ((next & 0xC0) != 0x80) return 0;
-            c = c << 6 | (next & 0x3F);
-        }
-        if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return 0;
+    for (size_t i = 0, len = 0; i < n; i += len) {
+        uint32_t c;
+        if (!utf8_decode(bytes + i, n - i, 0, &c, &len)) return 0;
         if (cpbuf_push(out, c)) { *failed = 1; return 0; }
-        i += more + 1;
     }
     return 1;
 }

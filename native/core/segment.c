@@ -198,30 +198,11 @@ int segmenter_is_token(const segmenter *s, uint32_t symbol) {
     return node != NO_NODE && s->is_token[node];
 }
 
-/* The UTF-8 bytes of a symbol (a code point; a surrogate has none): their number, 0 if none. */
-static int utf8_of(uint32_t cp, uint8_t out[4]) {
-    if (cp < 0x80) { out[0] = (uint8_t)cp; return 1; }
-    if (cp < 0x800) { out[0] = (uint8_t)(0xC0 | cp >> 6); out[1] = (uint8_t)(0x80 | (cp & 0x3F)); return 2; }
-    if (cp >= 0xD800 && cp <= 0xDFFF) return 0;
-    if (cp < 0x10000) {
-        out[0] = (uint8_t)(0xE0 | cp >> 12);
-        out[1] = (uint8_t)(0x80 | (cp >> 6 & 0x3F));
-        out[2] = (uint8_t)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    if (cp > 0x10FFFF) return 0;
-    out[0] = (uint8_t)(0xF0 | cp >> 18);
-    out[1] = (uint8_t)(0x80 | (cp >> 12 & 0x3F));
-    out[2] = (uint8_t)(0x80 | (cp >> 6 & 0x3F));
-    out[3] = (uint8_t)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
 /* The number of byte-fallback tokens of a symbol that is not a token, or 0 if some byte has no
  * token (or the symbol no UTF-8 form): the reference's fallback raises there. */
 static int fallback_length(const segmenter *s, uint32_t symbol) {
     uint8_t bytes[4];
-    int k = utf8_of(symbol, bytes);
+    int k = utf8_encode(symbol, 0, bytes); /* a surrogate has no UTF-8: 0 bytes */
     for (int b = 0; b < k; b++)
         if (!s->has_byte[bytes[b]]) return 0;
     return k;
@@ -229,7 +210,7 @@ static int fallback_length(const segmenter *s, uint32_t symbol) {
 
 static int append_fallback(const segmenter *s, uint32_t symbol, idbuf *out) {
     uint8_t bytes[4];
-    int k = utf8_of(symbol, bytes);
+    int k = utf8_encode(symbol, 0, bytes); /* a surrogate has no UTF-8: 0 bytes */
     for (int b = 0; b < k; b++)
         if (cpbuf_push(out, s->byte_id[bytes[b]])) return -1;
     return 0;

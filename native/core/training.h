@@ -44,10 +44,9 @@ int counter_add_count(counter *c, const uint32_t *key, size_t n, const size_t *c
 /* Drops the keys counted fewer than min_count times (functok train --min-count), the others kept in
  * their order, and gives back the room where realloc can; the counter is whole on a failure. */
 int counter_prune(counter *c, uint64_t min_count);
-/* The packed form of a counter's keys (train.py's PackedCounts.data): each key's UTF-8 (a
- * surrogate in its 3-byte form), joined by separator's. counter_pack writes the
- * counter_packed_size bytes to out; count_utf8 writes one code point, giving its length. */
-size_t count_utf8(uint32_t cp, uint8_t *out);
+/* The packed form of a counter's keys (pretoken_counts.py's PackedCounts.data): each key's UTF-8
+ * (a surrogate in its 3-byte form), joined by separator's. counter_pack writes the
+ * counter_packed_size bytes to out. */
 size_t counter_packed_size(const counter *c, uint32_t separator);
 void counter_pack(const counter *c, uint32_t separator, uint8_t *out);
 /* Adds packed keys (data[0:n], as counter_pack writes them) with their counts[0:ncounts] (each

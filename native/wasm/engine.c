@@ -179,21 +179,7 @@ static int utf8_of(engine *e, const uint32_t *p, size_t n, size_t *len) {
     }
     uint8_t *out = e->utf8;
     size_t j = 0;
-    for (size_t k = 0; k < n; k++) {
-        uint32_t c = p[k];
-        if (c < 0x80) out[j++] = (uint8_t)c;
-        else if (c < 0x800) { out[j++] = (uint8_t)(0xC0 | c >> 6); out[j++] = (uint8_t)(0x80 | (c & 0x3F)); }
-        else if (c < 0x10000) {
-            out[j++] = (uint8_t)(0xE0 | c >> 12);
-            out[j++] = (uint8_t)(0x80 | (c >> 6 & 0x3F));
-            out[j++] = (uint8_t)(0x80 | (c & 0x3F));
-        } else {
-            out[j++] = (uint8_t)(0xF0 | c >> 18);
-            out[j++] = (uint8_t)(0x80 | (c >> 12 & 0x3F));
-            out[j++] = (uint8_t)(0x80 | (c >> 6 & 0x3F));
-            out[j++] = (uint8_t)(0x80 | (c & 0x3F));
-        }
-    }
+    for (size_t k = 0; k < n; k++) j += (size_t)utf8_encode(p[k], 1, out + j); /* a surrogate as surrogatepass writes it */
     *len = j;
     return 0;
 }
