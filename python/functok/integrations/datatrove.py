@@ -234,21 +234,10 @@ class PretokenCounter(PipelineStep):
         with open(temporary, "w", encoding="utf-8") as f:
             f.write(json.dumps(header) + "\n")
             f.writelines(json.dumps(["w", word, n], ensure_ascii=False) + "\n" for word, n in counts.words.items())
-            f.writelines(json.dumps(["c", chain, n], ensure_ascii=False) + "\n"
-                         for chain, n in _chain_items(counts.chains))
+            f.writelines(json.dumps(["c", list(chain), n], ensure_ascii=False) + "\n"  # a table or a Counter
+                         for chain, n in (counts.chains.items() if counts.chains is not None else ()))
         os.replace(temporary, path)
         return iter(())
-
-
-def _chain_items(chains: Counter[tuple[str, ...]] | ChainTable | None) -> Iterator[tuple[list[str], int]]:
-    """Each chain as the list of its segments, with its count, in order (from dicts or a table)."""
-    if isinstance(chains, ChainTable):
-        starts, links, segments = chains.chain_starts, chains.chain_segments, chains.segments
-        for k, n in enumerate(chains.counts):
-            yield [segments[j] for j in links[starts[k]:starts[k + 1]]], n
-    elif chains is not None:
-        for chain, n in chains.items():
-            yield list(chain), n
 
 
 MERGE_LINES = 1 << 16  # lines of a count file added up at a time (where the C core adds them)

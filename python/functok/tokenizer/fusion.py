@@ -345,12 +345,18 @@ class ChainTable:
     def __len__(self) -> int:
         return len(self.counts)
 
+    def items(self) -> Iterator[tuple[tuple[str, ...], int]]:
+        """Each chain (the tuple of its segments) and its count, in order, one at a time: as a
+        Counter of chains gives them, without holding them all."""
+        starts, segs = self.chain_starts, self.chain_segments
+        for k, n in enumerate(self.counts):
+            yield tuple(self.segments[j] for j in segs[starts[k]:starts[k + 1]]), n
+
     def chains(self) -> Counter[tuple[str, ...]]:
         """The chains back as a Counter of tuples of segments (what :func:`fusion_merges` reads)."""
         out: Counter[tuple[str, ...]] = Counter()
-        starts, segs = self.chain_starts, self.chain_segments
-        for k, n in enumerate(self.counts):
-            out[tuple(self.segments[j] for j in segs[starts[k]:starts[k + 1]])] += n
+        for chain, n in self.items():
+            out[chain] += n
         return out
 
 

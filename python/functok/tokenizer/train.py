@@ -36,8 +36,8 @@ from .. import engine as seam
 from .bpe import BYTE_TOKENS
 from .fusion import ChainTable, add_fusion_merges
 from .memory import release_freed_memory
-from .pretoken_counts import (CountOptions, PackedCounts, PackedPretokenCounts, PretokenCounts, bounded_chain_table,
-                              bounded_counts, count_texts_packed, separator_for)
+from .pretoken_counts import (MAX_COUNT, CountOptions, PackedCounts, PackedPretokenCounts, PretokenCounts,
+                              bounded_chain_table, bounded_counts, count_texts_packed, separator_for)
 from .tokenizer_file import with_byte_tokens
 
 __all__ = ["Corpus", "DEFAULT_FUSE", "DEFAULT_PROFILE", "MAX_MIN_FREQUENCY", "MAX_VOCAB_SIZE", "SpilledCounts",
@@ -54,7 +54,7 @@ DEFAULT_FUSE = "frequent"
 ``functok compare``'s equal-budget table (docs/concepts.md). Files record theirs."""
 
 MAX_VOCAB_SIZE = 1 << 24  # see the module: the trainer's reservation, far past any vocabulary in use
-MAX_MIN_FREQUENCY = (1 << 64) - 1  # the trainer's u64
+MAX_MIN_FREQUENCY = MAX_COUNT  # the trainer counts in u64, as the counts are kept
 
 
 def train_bpe(
