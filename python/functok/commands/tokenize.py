@@ -41,11 +41,10 @@ from .corpus_cli import ByteProgress, add_corpus_options, skipped_summary
 from .executors import (MAX_DEFAULT_TASKS, MIN_DEFAULT_TASKS, PipelineError, claim_folder, default_tasks, raise_failed,
                         run_identity, run_watched)
 
-__all__ = ["add_command", "default_tasks", "tokenize_corpus"]
+__all__ = ["add_command", "tokenize_corpus"]
 
 EXIT_BAD_INPUT = 2
 MAX_LISTED_SKIPS = 10_000  # manifest.json lists this many skips; the counts cover them all
-TokenizeError = PipelineError  # a run that cannot start or go on: the command prints it and exits 2
 
 
 def sha256_of(path: Path) -> str:
@@ -67,10 +66,10 @@ def tokenize_corpus(paths: list[str], tokenizer_file: Path, out: Path, *, worker
     try:
         tokenizer = Tokenizer.from_file(tokenizer_file)
     except (OSError, ValueError) as error:
-        raise TokenizeError(f"--tokenizer {shown(tokenizer_file)}: {error}") from None
+        raise PipelineError(f"--tokenizer {shown(tokenizer_file)}: {error}") from None
     eos_id = None
     if eos is not None and (eos_id := tokenizer.token_to_id(eos)) is None:
-        raise TokenizeError(f"--eos {eos!r} is not a token of {shown(tokenizer_file)}")
+        raise PipelineError(f"--eos {eos!r} is not a token of {shown(tokenizer_file)}")
     listing = CorpusReader(paths, field=field, skip_bad=skip_bad, exclude=[out])  # never its own shards
     files = listing.files()  # InputError: a missing path, a folder that cannot be listed, a path in out
     tasks = tasks or default_tasks(len(files))
@@ -149,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
                                    eos=args.eos,
                                    special_text=args.special_text, field=args.field, skip_bad=args.skip_bad,
                                    progress=progress, executor=args.executor, ray_address=args.ray_address)
-    except (InputError, TokenizeError) as error:
+    except (InputError, PipelineError) as error:
         return _fail(str(error))
     counts, seconds = manifest["counts"], manifest["seconds"]
     if not args.quiet:
