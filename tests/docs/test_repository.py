@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+from collections.abc import Iterator
 
 import pytest
 
@@ -34,10 +35,23 @@ def tracked_files() -> list[str]:
     return [name for name in listed.stdout.decode().split("\0") if name]
 
 
-def machine_paths(name: str, text: str) -> list[str]:
-    """``file:line: text`` for each line of ``text`` that names a machine path."""
+def tracked_texts() -> Iterator[tuple[str, str]]:
+    """Each tracked text file's name and text (binary files name no paths a reader follows)."""
+    for name in tracked_files():
+        path = REPO / name
+        if path.is_file() and b"\0" not in (data := path.read_bytes()):
+            yield name, data.decode("utf-8", errors="replace")
+
+
+def lines_matching(pattern: re.Pattern[str], name: str, text: str) -> list[str]:
+    """``file:line: text`` for each line of ``text`` that ``pattern`` finds something in."""
     return [f"{name}:{number}: {line.strip()[:160]}"
-            for number, line in enumerate(text.splitlines(), 1) if MACHINE_PATH.search(line)]
+            for number, line in enumerate(text.splitlines(), 1) if pattern.search(line)]
+
+
+def machine_paths(name: str, text: str) -> list[str]:
+    """The lines of ``text`` that name a machine path."""
+    return lines_matching(MACHINE_PATH, name, text)
 
 
 @pytest.mark.parametrize("line", [
@@ -64,14 +78,7 @@ def test_the_pattern_leaves_repository_paths_alone(line):
 
 
 def test_no_tracked_file_names_a_machine_path():
-    found = []
-    for name in tracked_files():
-        path = REPO / name
-        if not path.is_file():
-            continue
-        data = path.read_bytes()
-        if b"\0" not in data:  # binary files name no paths a reader follows
-            found += machine_paths(name, data.decode("utf-8", errors="replace"))
+    found = [line for name, text in tracked_texts() for line in machine_paths(name, text)]
     assert not found, "machine paths in tracked files (say them relative to the repository):\n" + "\n".join(found)
 
 
@@ -85,9 +92,8 @@ TRACKER_ITEM = re.compile(rf"(?<![a-z]){TRACKER_ITEM_WORD}s?[ _-]?#?[0-9]+", re.
 
 
 def tracker_items(name: str, text: str) -> list[str]:
-    """``file:line: text`` for each line of ``text`` that cites a numbered item of a tracker."""
-    return [f"{name}:{number}: {line.strip()[:160]}"
-            for number, line in enumerate(text.splitlines(), 1) if TRACKER_ITEM.search(line)]
+    """The lines of ``text`` that cite a numbered item of a tracker."""
+    return lines_matching(TRACKER_ITEM, name, text)
 
 
 @pytest.mark.parametrize("line", [
@@ -113,9 +119,5 @@ def test_the_tracker_pattern_leaves_words_alone(line):
 
 
 def test_no_tracked_file_cites_a_tracker_item():
-    found = []
-    for name in tracked_files():
-        path = REPO / name
-        if path.is_file() and b"\0" not in (data := path.read_bytes()):
-            found += tracker_items(name, data.decode("utf-8", errors="replace"))
+    found = [line for name, text in tracked_texts() for line in tracker_items(name, text)]
     assert not found, "tracked files that cite an item of an outside tracker (say what the change is):\n" + "\n".join(found)
